@@ -1,0 +1,68 @@
+# The book's commands. Only Python 3.11+ is needed; everything else is
+# installed into .venv from the pinned requirements files.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# The book is built with warnings as errors, so a broken reference or a
+# failing notebook never reaches a reader.
+JB_FLAGS ?= -W -n --keep-going
+
+.PHONY: book test lab sync execute font test-structure test-notebooks test-browser clean help
+
+help:
+	@echo "make book   build the HTML book into _build/html"
+	@echo "make test   run every test"
+	@echo "make lab    open the notebooks in JupyterLab"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.book-installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.test-installed: requirements.txt requirements-test.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-test.txt
+	touch $(VENV)/.book-installed $@
+
+book: $(VENV)/.book-installed
+	BOOK_REPO_URL="$(BOOK_REPO_URL)" $(BIN)/python tools/book_config.py
+	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build . --config _build/_config.yml $(JB_FLAGS)
+	@echo "The book is built. Open it: file://$(CURDIR)/_build/html/index.html"
+
+lab: $(VENV)/.test-installed
+	$(BIN)/jupyter lab notebooks/
+
+# copy tools/setup_cell.py into every notebook's first code cell
+sync: $(VENV)/.book-installed
+	$(BIN)/python tools/nbtools.py sync
+
+# run every notebook in place, as stored in the repository (live sliders)
+execute: $(VENV)/.book-installed
+	$(BIN)/python tools/nbtools.py execute
+
+# regenerate the CJK subset font (needs Debian's fonts-noto-cjk)
+font: $(VENV)/.book-installed
+	$(BIN)/python tools/make_font.py
+
+test-structure: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser
+
+test-notebooks: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -p no:randomly --nbval --nbval-current-env \
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/
+
+test-browser: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -p no:randomly tests/browser
+
+# every test: structure and unit tests, notebooks (nbval, strict), the book
+# built with warnings as errors, then the built book in headless Chromium
+test: $(VENV)/.test-installed
+	$(MAKE) test-structure
+	$(MAKE) test-notebooks
+	$(MAKE) book
+	$(MAKE) test-browser
+
+clean:
+	rm -rf _build

@@ -1,0 +1,95 @@
+"""Every chapter is built, shares the setup cell, has d_k and n sliders, is
+seeded, and is stored executed from top to bottom with clean outputs."""
+import re
+
+import yaml
+from fontTools.ttLib import TTFont
+
+from conftest import NOTEBOOKS, ROOT, calls, code_cells, read
+
+SETUP = (ROOT / "tools" / "setup_cell.py").read_text().strip()
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+def toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc["parts"]:
+        files += [c["file"] for c in part["chapters"]]
+    return files
+
+
+def test_there_are_chapters():
+    assert len(NOTEBOOKS) >= 1
+
+
+def test_every_notebook_is_in_the_toc_and_every_toc_entry_exists():
+    listed = toc_files()
+    for nb in NOTEBOOKS:
+        assert f"notebooks/{nb.stem}" in listed, f"{nb.name} is not in _toc.yml"
+    for entry in listed:
+        assert list(ROOT.glob(entry + ".*")), f"_toc.yml lists {entry}, which does not exist"
+
+
+def test_setup_cell_is_in_sync(notebook):
+    path, nb = notebook
+    first = code_cells(nb)[0]
+    assert "book-setup" in first.metadata.get("tags", []), "first code cell is not the setup cell"
+    assert first.source.strip() == SETUP, f"{path.name}: setup cell differs; run `make sync`"
+
+
+def test_has_sliders_for_d_k_and_n(notebook):
+    path, nb = notebook
+    found = []
+    for cell in code_cells(nb):
+        for call in calls(cell.source, "sliders"):
+            names = {k.arg for k in call.keywords}
+            found.append(names)
+            assert "nbval-ignore-output" in cell.metadata.get("tags", []), \
+                f"{path.name}: a sliders(...) cell must be tagged nbval-ignore-output"
+    assert any({"d_k", "n"} <= names for names in found), \
+        f"{path.name}: no sliders(...) figure with both d_k and n sliders"
+
+
+def test_randomness_is_seeded(notebook):
+    path, nb = notebook
+    for cell in code_cells(nb):
+        src = cell.source
+        assert not re.search(r"np\.random\.(?!default_rng)\w+\(", src), \
+            f"{path.name}: use np.random.default_rng(seed), not the global RNG:\n{src[:200]}"
+        for call in calls(src, "default_rng"):
+            pass
+        assert "default_rng()" not in src, f"{path.name}: default_rng() without a seed"
+
+
+def test_stored_executed_top_to_bottom_without_errors(notebook):
+    path, nb = notebook
+    counts = [c.execution_count for c in code_cells(nb)]
+    assert counts == list(range(1, len(counts) + 1)), \
+        f"{path.name}: not executed top to bottom in one run: {counts}; run `make execute`"
+    for cell in code_cells(nb):
+        for out in cell.get("outputs", []):
+            assert out.output_type != "error", f"{path.name}: stored error {out.get('ename')}"
+            assert not (out.output_type == "stream" and out.name == "stderr"), \
+                f"{path.name}: stderr in stored output: {out.text[:200]}"
+
+
+def test_every_glued_number_is_computed(notebook):
+    path, nb = notebook
+    used = set()
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            used |= set(re.findall(r"\{glue(?::\w+)?\}`([\w]+)", cell.source))
+    defined = set()
+    for cell in code_cells(nb):
+        for call in calls(cell.source, "glue"):
+            defined.add(call.args[0].value)
+    assert used <= defined, f"{path.name}: text quotes numbers never glued: {used - defined}"
+
+
+def test_font_covers_every_chinese_character_in_figures():
+    cmap = TTFont(ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf").getBestCmap()
+    for path in NOTEBOOKS:
+        for cell in code_cells(read(path)):
+            missing = {ch for ch in CJK.findall(cell.source) if ord(ch) not in cmap}
+            assert not missing, f"{path.name}: the book font lacks {missing}; run `make font`"

@@ -1,0 +1,61 @@
+"""Keep the notebooks in shape: setup cell in sync, executed top to bottom.
+
+    python tools/nbtools.py sync      # copy tools/setup_cell.py into every notebook
+    python tools/nbtools.py execute   # run every notebook in place (live mode)
+    python tools/nbtools.py execute notebooks/01_*.ipynb
+"""
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+SETUP_TAG = "book-setup"
+
+
+def setup_source():
+    """The setup cell every chapter starts with."""
+    return (ROOT / "tools" / "setup_cell.py").read_text().strip()
+
+
+def notebooks(args=()):
+    paths = [Path(a).resolve() for a in args] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    return paths
+
+
+def sync(paths):
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        cells = [c for c in nb.cells if SETUP_TAG in c.metadata.get("tags", [])]
+        if cells:
+            cell = cells[0]
+        else:
+            cell = nbformat.v4.new_code_cell()
+            first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+            nb.cells.insert(first_code, cell)
+        cell.source = setup_source()
+        cell.metadata["tags"] = [SETUP_TAG, "hide-input"]
+        nbformat.write(nb, path)
+        print("synced", path.relative_to(ROOT))
+
+
+def execute(paths):
+    from nbclient import NotebookClient
+    os.environ.pop("ATTENTION_BOOK_STATIC", None)  # stored notebooks are live-mode
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        client = NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}},
+                                store_widget_state=True)
+        client.execute()
+        for cell in nb.cells:  # keep stored files free of run-specific noise
+            cell.metadata.pop("execution", None)
+        nbformat.write(nb, path)
+        print("executed", path.relative_to(ROOT))
+
+
+if __name__ == "__main__":
+    command, *rest = sys.argv[1:] or ["sync"]
+    {"sync": sync, "execute": execute}[command](notebooks(rest))

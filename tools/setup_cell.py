@@ -1,0 +1,131 @@
+# Setup shared by every chapter (generated from tools/setup_cell.py: edit it
+# there and run `make sync`; a test checks every notebook carries this copy).
+# It runs wherever the notebook is opened alone: Jupyter, VS Code, Colab.
+import io
+import os
+from itertools import product
+from pathlib import Path
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+from IPython.display import display
+
+try:
+    import ipywidgets as widgets
+except ImportError:  # no widgets: sliders show their first frame only
+    widgets = None
+
+mpl.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72,
+                     "image.cmap": "viridis", "font.size": 11})
+
+
+def _cjk_font():
+    """Register the book's CJK font (or a system one); return its family name or None."""
+    from matplotlib import font_manager
+    for path in (Path("fonts/BookCJK-Regular.otf"),
+                 Path("notebooks/fonts/BookCJK-Regular.otf")):
+        if path.exists():
+            font_manager.fontManager.addfont(str(path))
+            return font_manager.FontProperties(fname=str(path)).get_name()
+    for name in ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei",
+                 "SimHei", "Microsoft YaHei", "PingFang SC"):
+        if any(f.name == name for f in font_manager.fontManager.ttflist):
+            return name
+    return None
+
+
+CJK_FONT = _cjk_font()
+if CJK_FONT:  # Latin text keeps DejaVu Sans; Chinese glyphs come from CJK_FONT
+    mpl.rcParams["font.family"] = ["DejaVu Sans", CJK_FONT]
+
+
+def zh(chinese, pinyin):
+    """A label in Chinese, or in pinyin where no CJK font can be had."""
+    return chinese if CJK_FONT else pinyin
+
+
+# Static mode (set by `make book`): every slider frame is drawn in advance and
+# switched in the browser, so the sliders work in the HTML book with no kernel.
+STATIC = os.environ.get("ATTENTION_BOOK_STATIC") == "1"
+
+
+def _png(fig):
+    """The figure as PNG bytes, reduced to a 256-colour palette (3-4x smaller)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    try:
+        from PIL import Image
+    except ImportError:
+        return buf.getvalue()
+    small = io.BytesIO()
+    Image.open(buf).convert("RGB").quantize(256).save(small, format="png", optimize=True)
+    return small.getvalue()
+
+
+def sliders(draw, figsize=(8, 3.4), start=None, **values):
+    """Show `draw(fig, **params)` with one slider per keyword argument.
+
+    values: name -> list of slider values, e.g. d_k=[2, 8, 32], n=[4, 16].
+    start:  optional dict of initial values (default: first of each list).
+    Live (a kernel): each move calls `draw` again on a fresh figure.
+    Static (the HTML book): every combination is drawn now, and the sliders
+    switch between the stored pictures in the browser.
+    """
+    start = {name: vals[0] for name, vals in values.items()} | (start or {})
+    if widgets is None:
+        fig = plt.figure(figsize=figsize)
+        draw(fig, **start)
+        plt.show()
+        return None
+    controls = {name: widgets.SelectionSlider(
+        options=list(vals), value=start[name], description=name,
+        continuous_update=False, style={"description_width": "initial"}) for name, vals in values.items()}
+    header = widgets.HBox(list(controls.values()))
+    if not STATIC:
+        def redraw(**params):
+            fig = plt.figure(figsize=figsize)
+            draw(fig, **params)
+            plt.show()
+        out = widgets.interactive_output(redraw, controls)
+        return widgets.VBox([header, out])
+    names = list(values)
+    fig = plt.figure(figsize=figsize)
+    frames = {}
+    for combo in product(*values.values()):
+        fig.clear()
+        draw(fig, **dict(zip(names, combo)))
+        frames[combo] = _png(fig)
+    plt.close(fig)
+
+    def stack(prefix, depth):
+        if depth == len(names):
+            return widgets.Image(value=frames[prefix], format="png"), {}
+        children, levels = [], {}
+        for v in values[names[depth]]:
+            child, sub = stack(prefix + (v,), depth + 1)
+            children.append(child)
+            for k, s in sub.items():
+                levels.setdefault(k, []).extend(s)
+        box = widgets.Stack(children, selected_index=list(values[names[depth]]).index(start[names[depth]]))
+        levels.setdefault(depth, []).append(box)
+        return box, levels
+
+    root, levels = stack((), 0)
+    for depth, name in enumerate(names):
+        for box in levels[depth]:
+            widgets.jslink((controls[name], "index"), (box, "selected_index"))
+    return widgets.VBox([header, root])
+
+
+try:  # myst-nb's glue puts measured numbers into the book's text
+    from myst_nb import glue as _myst_glue
+except ImportError:  # Colab or plain Jupyter: the printed value is what you read
+    _myst_glue = None
+
+
+def glue(name, value):
+    """Record `value` under `name`, for the book's text to quote."""
+    value = value.item() if hasattr(value, "item") else value  # numpy -> Python
+    if _myst_glue is not None:
+        _myst_glue(name, value, display=False)
