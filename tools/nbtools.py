@@ -25,6 +25,30 @@ def notebooks(args=()):
     return paths
 
 
+def tidy_exercises(nb):
+    """Solutions and checking code stay folded until the reader opens them."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        tags = cell.metadata.setdefault("tags", [])
+        if cell.source.lstrip().startswith("quiz("):  # the code would give the answer away
+            if "remove-input" not in tags:
+                tags.append("remove-input")
+            cell.metadata["jupyter"] = {"source_hidden": True}
+            continue
+        if "solution" in tags:
+            what = "solution"
+        elif cell.source.lstrip().startswith("def check_"):
+            what = "checking code"
+        else:
+            continue
+        if "hide-input" not in tags:
+            tags.append("hide-input")
+        cell.metadata["jupyter"] = {"source_hidden": True}
+        cell.metadata["mystnb"] = {"code_prompt_show": f"Show the {what}",
+                                   "code_prompt_hide": f"Hide the {what}"}
+
+
 def sync(paths):
     for path in paths:
         nb = nbformat.read(path, as_version=4)
@@ -37,6 +61,7 @@ def sync(paths):
             nb.cells.insert(first_code, cell)
         cell.source = setup_source()
         cell.metadata["tags"] = [SETUP_TAG, "hide-input"]
+        tidy_exercises(nb)
         nbformat.write(nb, path)
         print("synced", path.relative_to(ROOT))
 

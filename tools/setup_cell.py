@@ -129,3 +129,54 @@ def glue(name, value):
     value = value.item() if hasattr(value, "item") else value  # numpy -> Python
     if _myst_glue is not None:
         _myst_glue(name, value, display=False)
+
+
+class Verdict(int):
+    """True/False result of a check; shows nothing itself (the message was printed)."""
+    def __repr__(self):
+        return str(bool(self))
+
+    def _ipython_display_(self):
+        pass
+
+
+def feedback(answer, rules):
+    """Check an exercise answer against rules, in order; print what is off.
+
+    rules: list of (test, message); test(answer) -> bool, message is a string
+    or a function of the answer. Returns True when every rule passes.
+    """
+    for test, message in rules:
+        try:
+            ok = bool(test(answer))
+        except Exception as err:  # a wrong type or shape usually lands here
+            ok, message = False, f"{message if isinstance(message, str) else 'Not quite'} ({type(err).__name__}: {err})"
+        if not ok:
+            print("✗ " + (message(answer) if callable(message) else message))
+            return Verdict(False)
+    print("✓ Correct!")
+    return Verdict(True)
+
+
+def quiz(question, options, correct, explanations):
+    """A multiple-choice question; choosing an option shows why it is right or wrong.
+
+    Works live and in the HTML book: the explanation shown is switched in the
+    browser by a link between the choice and a stack of explanations.
+    """
+    marks = ["✓ Right. " if i == correct else "✗ Not quite. " for i in range(len(options))]
+    texts = [f"<p>{m}{e}</p>" for m, e in zip(marks, explanations)]
+    if widgets is None:
+        print(question)
+        for i, (o, t) in enumerate(zip(options, texts)):
+            print(f"  {'abcdefgh'[i]}) {o}")
+        return None
+    choice = widgets.RadioButtons(options=options, index=None, layout={"width": "max-content"})
+    head = widgets.HTML(f"<b>{question}</b>")
+    if hasattr(widgets, "Stack"):
+        shown = widgets.Stack([widgets.HTML(t) for t in texts], selected_index=None)
+        widgets.jslink((choice, "index"), (shown, "selected_index"))
+    else:  # ipywidgets 7 (Colab): switched by the kernel
+        shown = widgets.HTML("")
+        choice.observe(lambda change: setattr(shown, "value", texts[change["new"]]), "index")
+    return widgets.VBox([head, choice, shown])

@@ -86,3 +86,28 @@ def test_every_slider_changes_its_picture(browser, server, page):
         assert not [e for e in log["errors"] if not any(k.search(e) for k in KNOWN)]
     finally:
         ctx.close()
+
+
+QUIZ_PAGES = [p for p in SLIDER_PAGES if "widget-radio" in (HTML / p).read_text()
+              or "RadioButtons" in (HTML / p).read_text()]
+
+
+@pytest.mark.parametrize("page", QUIZ_PAGES)
+def test_quiz_answers_explain_themselves_offline(browser, server, page):
+    ctx, tab, log = visit(browser, server, page)
+    try:
+        boxes = tab.locator(".widget-radio-box")
+        assert boxes.count() >= 2, "fewer than two quiz questions rendered"
+        right = 0
+        for i in range(boxes.count()):
+            labels = boxes.nth(i).locator("label")
+            for j in range(labels.count()):
+                labels.nth(j).click()
+                tab.wait_for_timeout(100)
+                shown = boxes.nth(i).locator("xpath=..").inner_text()
+                assert "✓ Right." in shown or "✗ Not quite." in shown, \
+                    f"question {i + 1}, option {j + 1}: no explanation shown"
+                right += "✓ Right." in shown
+        assert right == boxes.count(), "each question should have exactly one right option"
+    finally:
+        ctx.close()
