@@ -104,7 +104,7 @@ def test_quiz_answers_explain_themselves_offline(browser, server, page):
             for j in range(labels.count()):
                 labels.nth(j).click()
                 tab.wait_for_timeout(100)
-                shown = boxes.nth(i).locator("xpath=..").inner_text()
+                shown = boxes.nth(i).locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]").inner_text()
                 assert "✓ Right." in shown or "✗ Not quite." in shown, \
                     f"question {i + 1}, option {j + 1}: no explanation shown"
                 right += "✓ Right." in shown
