@@ -32,7 +32,7 @@ book: $(VENV)/.book-installed
 	@echo "The book is built. Open it: file://$(CURDIR)/_build/html/index.html"
 
 lab: $(VENV)/.test-installed
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
 # copy tools/setup_cell.py into every notebook's first code cell
 sync: $(VENV)/.book-installed

@@ -1,0 +1,42 @@
+"""Every notebook runs under the widget and plotting versions Colab ships.
+
+Run by `make test-colab` inside .venv-colab (requirements-colab.txt), where
+ipywidgets is 7.7 (no Stack widget) and myst-nb is absent, as on Colab.
+"""
+import os
+from pathlib import Path
+
+import ipywidgets
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_this_is_the_colab_environment():
+    assert ipywidgets.__version__.startswith("7.7"), ipywidgets.__version__
+    with pytest.raises(ImportError):
+        import myst_nb  # noqa: F401
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_and_builds_its_sliders(path):
+    os.environ.pop("ATTENTION_BOOK_STATIC", None)
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    sliders = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for out in cell.outputs:
+            assert out.output_type != "error", f"{out.ename}: {out.evalue}"
+            assert not (out.output_type == "stream" and out.name == "stderr"), out.text[:300]
+        if "sliders(" in cell.source:
+            views = [o for o in cell.outputs
+                     if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+            assert views, f"a sliders(...) cell made no widget:\n{cell.source[:200]}"
+            sliders += 1
+    assert sliders >= 1

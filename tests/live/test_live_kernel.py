@@ -1,0 +1,106 @@
+"""A reader in JupyterLab with a live kernel: run a chapter, move its sliders,
+and the kernel draws a new figure.
+
+Starts JupyterLab on 127.0.0.1 with a token, drives Debian's Chromium with
+Playwright. Skipped (with the reason) without Chromium, except under CI=true.
+"""
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# one chapter from each part of the book
+CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "08_costs"]
+            if (ROOT / "notebooks" / f"{c}.ipynb").exists()]
+
+if not CHROMIUM:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError("CI=true but Chromium is missing")
+    pytest.skip("Chromium not found: install Debian's chromium", allow_module_level=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    port, token = free_port(), secrets.token_hex(16)
+    work = tmp_path_factory.mktemp("lab")
+    shutil.copytree(ROOT / "notebooks", work / "notebooks")   # runs never touch the repo
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(work / "config"),
+               JUPYTER_RUNTIME_DIR=str(work / "runtime"))
+    env.pop("ATTENTION_BOOK_STATIC", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False",
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True",
+         f"--ServerApp.root_dir={work}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("JupyterLab did not start")
+    yield url, token
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+FIRST_FIGURE_SRC = """cell => { const img = cell.querySelector('.widget-output img, .jp-OutputArea-output img');
+  return img ? img.src : null; }"""
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_sliders_redraw_in_a_live_kernel(lab, chapter):
+    from playwright.sync_api import sync_playwright
+    url, token = lab
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+        tab.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?token={token}")
+        tab.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook')",
+                              timeout=60000)
+        tab.wait_for_timeout(3000)   # let the kernel start
+        tab.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        tab.wait_for_function(
+            """() => { const ps = [...document.querySelectorAll('.jp-InputArea-prompt')];
+                       return ps.length && ps.every(p => /\\[\\d+\\]/.test(p.textContent)); }""",
+            timeout=240000)
+        assert tab.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+        assert tab.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']").count() == 0
+        cell = tab.locator(".jp-Cell").filter(has=tab.locator(".widget-hslider")).first
+        cell.scroll_into_view_if_needed()
+        cell.locator(".widget-output img").first.wait_for(timeout=60000)
+        names = [t.strip() for t in cell.locator(".widget-hslider .widget-label").all_inner_texts()]
+        assert "d_k" in names and "n" in names, names
+        for name in ["d_k", "n"]:
+            before = cell.evaluate(FIRST_FIGURE_SRC)
+            slider = cell.locator(".widget-hslider").filter(has_text=name).first
+            handle = slider.locator(".noUi-handle")
+            handle.focus()
+            at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+            tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
+            tab.wait_for_function(
+                f"() => {{ const c = [...document.querySelectorAll('.jp-Cell')].find(c => c.querySelector('.widget-hslider'));"
+                f" const img = c && c.querySelector('.widget-output img'); return img && img.src !== {before!r}; }}",
+                timeout=60000)
+        browser.close()
