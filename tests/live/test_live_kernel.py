@@ -63,6 +63,35 @@ def lab(tmp_path_factory):
     proc.wait(timeout=20)
 
 
+# every code cell has run and the kernel is idle again
+ALL_RUN = """() => { const w = window.jupyterapp.shell.currentWidget;
+  if (!w || !w.content || !w.content.model) return false;
+  const cells = w.content.model.cells; let ran = 0, code = 0;
+  for (let i = 0; i < cells.length; i++) { const c = cells.get(i);
+    if (c.type === 'code') { code++; if (c.executionCount) ran++; } }
+  const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+  return code > 0 && ran === code && kernel && kernel.status === 'idle'; }"""
+
+KERNEL_IDLE = """() => { const w = window.jupyterapp.shell.currentWidget;
+  const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+  return k && k.status === 'idle'; }"""
+
+STATE = """() => { const w = window.jupyterapp.shell.currentWidget;
+  const cells = w.content.model.cells; const counts = [];
+  for (let i = 0; i < cells.length; i++) { const c = cells.get(i);
+    if (c.type === 'code') counts.push(c.executionCount); }
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return {counts: counts, kernel: k ? k.status : null}; }"""
+
+BAD_OUTPUTS = """() => { const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+  const bad = [];
+  for (let i = 0; i < cells.length; i++) { const c = cells.get(i);
+    if (c.type !== 'code') continue;
+    for (const o of c.outputs.toJSON()) {
+      if (o.output_type === 'error' || (o.output_type === 'stream' && o.name === 'stderr'))
+        bad.push(JSON.stringify(o).slice(0, 300)); } }
+  return bad; }"""
+
 FIRST_FIGURE_SRC = """cell => { const img = cell.querySelector('.widget-output img, .jp-OutputArea-output img');
   return img ? img.src : null; }"""
 
@@ -79,14 +108,16 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
         tab.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?token={token}")
         tab.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook')",
                               timeout=60000)
-        tab.wait_for_timeout(3000)   # let the kernel start
-        tab.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        tab.wait_for_function(
-            """() => { const ps = [...document.querySelectorAll('.jp-InputArea-prompt')];
-                       return ps.length && ps.every(p => /\\[\\d+\\]/.test(p.textContent)); }""",
-            timeout=240000)
-        assert tab.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
-        assert tab.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']").count() == 0
+        tab.wait_for_function(KERNEL_IDLE, timeout=120000)   # let the kernel start
+        tab.evaluate("""async () => {
+            await window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs');
+            await window.jupyterapp.commands.execute('notebook:run-all-cells'); }""")
+        try:
+            tab.wait_for_function(ALL_RUN, timeout=240000)
+        except Exception:
+            pytest.fail(f"the notebook did not finish: {tab.evaluate(STATE)}")
+        bad = tab.evaluate(BAD_OUTPUTS)
+        assert not bad, f"errors or stderr in the live run: {bad}"
         cell = tab.locator(".jp-Cell").filter(has=tab.locator(".widget-hslider")).first
         cell.scroll_into_view_if_needed()
         cell.locator(".widget-output img").first.wait_for(timeout=60000)
