@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 # failing notebook never reaches a reader.
 JB_FLAGS ?= -W -n --keep-going
 
-.PHONY: book test lab sync execute font test-structure test-notebooks test-browser clean help
+.PHONY: book test lab sync execute font install-torch test-unit test-notebooks test-browser test-colab bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -46,23 +46,42 @@ execute: $(VENV)/.book-installed
 font: $(VENV)/.book-installed
 	$(BIN)/python tools/make_font.py
 
-test-structure: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser
+# PyTorch for the cross-checks (CI does this; without it they are skipped)
+install-torch: $(VENV)/.test-installed
+	$(BIN)/pip install -q -r requirements-torch.txt
+
+# structure, course, slider helper, properties, PyTorch cross-checks
+test-unit: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser \
+	  --ignore=tests/live --ignore=tests/compat
 
 test-notebooks: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -p no:randomly --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/
 
+# the built book in Chromium, and a chapter per part in JupyterLab with a live kernel
 test-browser: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly tests/browser
+	$(BIN)/python -m pytest -p no:randomly tests/browser tests/live
 
-# every test: structure and unit tests, notebooks (nbval, strict), the book
-# built with warnings as errors, then the built book in headless Chromium
+# every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
+.venv-colab/.installed: requirements-colab.txt
+	test -x .venv-colab/bin/python || $(PYTHON) -m venv .venv-colab
+	.venv-colab/bin/python -m pip install -q --upgrade pip
+	.venv-colab/bin/pip install -q -r requirements-colab.txt
+	touch $@
+
+test-colab: .venv-colab/.installed
+	.venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider tests/compat
+
+# every test: unit and structure tests, notebooks (nbval, strict), the book
+# built with warnings as errors, the built book and live JupyterLab in
+# headless Chromium, and the notebooks under Colab's versions
 test: $(VENV)/.test-installed
-	$(MAKE) test-structure
+	$(MAKE) test-unit
 	$(MAKE) test-notebooks
 	$(MAKE) book
 	$(MAKE) test-browser
+	$(MAKE) test-colab
 
 clean:
-	rm -rf _build
+	rm -rf _build .venv-colab

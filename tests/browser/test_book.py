@@ -44,7 +44,7 @@ def test_page_loads_offline_without_errors(browser, server, page):
                   and "Failed to load resource" not in e]
         assert not errors, f"JavaScript errors: {errors}"
         if tab.locator("div.math, span.math").count():
-            tab.wait_for_selector("mjx-container", timeout=10000)
+            tab.wait_for_selector("mjx-container", state="attached", timeout=10000)
             assert tab.locator("mjx-container").count() > 0, "math was not rendered"
             assert tab.locator("text=/\\\\frac|\\\\sqrt/").count() == 0, "raw TeX is showing"
     finally:

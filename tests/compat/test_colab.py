@@ -4,6 +4,7 @@ Run by `make test-colab` inside .venv-colab (requirements-colab.txt), where
 ipywidgets is 7.7 (no Stack widget) and myst-nb is absent, as on Colab.
 """
 import os
+import re
 from pathlib import Path
 
 import ipywidgets
@@ -34,7 +35,7 @@ def test_notebook_runs_and_builds_its_sliders(path):
         for out in cell.outputs:
             assert out.output_type != "error", f"{out.ename}: {out.evalue}"
             assert not (out.output_type == "stream" and out.name == "stderr"), out.text[:300]
-        if "sliders(" in cell.source:
+        if re.search(r"^sliders\(", cell.source, re.M):
             views = [o for o in cell.outputs
                      if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
             assert views, f"a sliders(...) cell made no widget:\n{cell.source[:200]}"
