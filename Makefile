@@ -28,6 +28,7 @@ $(VENV)/.test-installed: requirements.txt requirements-test.txt | $(BIN)/python
 
 book: $(VENV)/.book-installed
 	BOOK_REPO_URL="$(BOOK_REPO_URL)" $(BIN)/python tools/book_config.py
+	rm -rf _build/html  # no stale pages; the execution cache (_build/.jupyter_cache) stays
 	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build . --config _build/_config.yml $(JB_FLAGS)
 	@echo "The book is built. Open it: file://$(CURDIR)/_build/html/index.html"
 

@@ -26,8 +26,9 @@ def _cjk_font():
     for path in (Path("fonts/BookCJK-Regular.otf"),
                  Path("notebooks/fonts/BookCJK-Regular.otf")):
         if path.exists():
-            font_manager.fontManager.addfont(str(path))
-            return font_manager.FontProperties(fname=str(path)).get_name()
+            path = str(path.resolve())  # absolute: still found if the working folder changes
+            font_manager.fontManager.addfont(path)
+            return font_manager.FontProperties(fname=path).get_name()
     for name in ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei",
                  "SimHei", "Microsoft YaHei", "PingFang SC"):
         if any(f.name == name for f in font_manager.fontManager.ttflist):
