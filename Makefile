@@ -62,7 +62,8 @@ test-notebooks: $(VENV)/.test-installed
 
 # the built book in Chromium, and a chapter per part in JupyterLab with a live kernel
 test-browser: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly tests/browser tests/live
+	$(BIN)/python -m pytest -p no:randomly tests/browser
+	$(BIN)/python -m pytest -p no:randomly tests/live
 
 # every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
 .venv-colab/.installed: requirements-colab.txt

@@ -19,7 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # one chapter from each part of the book
-CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "08_costs"]
+CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "08_costs",
+                         "09_exact_attention_linear_memory"]
             if (ROOT / "notebooks" / f"{c}.ipynb").exists()]
 
 if not CHROMIUM:
@@ -105,7 +106,7 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
             "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
         tab = browser.new_page(viewport={"width": 1400, "height": 1000})
-        tab.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?token={token}")
+        tab.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}")
         tab.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook')",
                               timeout=60000)
         tab.wait_for_function(KERNEL_IDLE, timeout=120000)   # let the kernel start
@@ -118,7 +119,8 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
             pytest.fail(f"the notebook did not finish: {tab.evaluate(STATE)}")
         bad = tab.evaluate(BAD_OUTPUTS)
         assert not bad, f"errors or stderr in the live run: {bad}"
-        cell = tab.locator(".jp-Cell").filter(has=tab.locator(".widget-hslider")).first
+        panel = tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+        cell = panel.locator(".jp-Cell").filter(has=tab.locator(".widget-hslider")).first
         cell.scroll_into_view_if_needed()
         cell.locator(".widget-output img").first.wait_for(timeout=60000)
         names = [t.strip() for t in cell.locator(".widget-hslider .widget-label").all_inner_texts()]
@@ -131,7 +133,7 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
             at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
             tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
             tab.wait_for_function(
-                f"() => {{ const c = [...document.querySelectorAll('.jp-Cell')].find(c => c.querySelector('.widget-hslider'));"
+                f"() => {{ const c = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell')].find(c => c.querySelector('.widget-hslider'));"
                 f" const img = c && c.querySelector('.widget-output img'); return img && img.src !== {before!r}; }}",
                 timeout=60000)
         browser.close()
