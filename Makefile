@@ -85,5 +85,14 @@ test: $(VENV)/.test-installed
 	$(MAKE) test-browser
 	$(MAKE) test-colab
 
+# benchmarks (issue: budgets for the book): each prints a Markdown table.
+# static_sliders and pages need a built book (make book first).
+bench: $(VENV)/.test-installed
+	$(BIN)/python benchmarks/attention.py
+	$(BIN)/python benchmarks/slider_latency.py
+	$(BIN)/python benchmarks/notebooks.py
+	$(BIN)/python benchmarks/pages.py
+	$(BIN)/python benchmarks/static_sliders.py
+
 clean:
 	rm -rf _build .venv-colab
