@@ -1,37 +1,23 @@
 """Shared by the benchmarks: the chapters, and running a chapter's code."""
-import contextlib
-import io
-import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import nbformat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from nbtools import run_code  # noqa: E402
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 def run_chapter(path, on_sliders):
     """Run a chapter's code cells; every sliders(...) call goes to on_sliders instead."""
-    ns = {"__name__": "__main__"}
-    old = os.getcwd()
-    os.environ.pop("ATTENTION_BOOK_STATIC", None)
-    os.chdir(path.parent)
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            for i, cell in enumerate(c for c in nbformat.read(path, 4).cells if c.cell_type == "code"):
-                exec(compile(cell.source, path.name, "exec"), ns)
-                if i == 0:
-                    ns["sliders"] = on_sliders
-                plt.close("all")
-    finally:
-        os.chdir(old)
-    return ns
+    return run_code(path, after_setup=lambda ns: ns.__setitem__("sliders", on_sliders))
 
 
 def median_ms(fn, repeats=5):

@@ -66,6 +66,37 @@ def sync(paths):
         print("synced", path.relative_to(ROOT))
 
 
+def run_code(path, after_setup=None):
+    """Run a notebook's code cells in a plain namespace and return its globals.
+
+    Live-slider mode, Agg backend, from the notebook's folder, printing
+    nowhere. after_setup(ns), if given, runs right after the setup cell (the
+    benchmarks use it to catch sliders(...) calls). Used by tests and benchmarks.
+    """
+    import contextlib
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ns = {"__name__": "__main__"}
+    old = os.getcwd()
+    os.environ.pop("ATTENTION_BOOK_STATIC", None)
+    os.chdir(path.parent)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+            for i, cell in enumerate(cells):
+                exec(compile(cell.source, path.name, "exec"), ns)
+                if i == 0 and after_setup is not None:
+                    after_setup(ns)
+                plt.close("all")
+    finally:
+        os.chdir(old)
+    return ns
+
+
 def execute(paths):
     from nbclient import NotebookClient
     os.environ.pop("ATTENTION_BOOK_STATIC", None)  # stored notebooks are live-mode
