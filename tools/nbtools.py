@@ -3,6 +3,7 @@
     python tools/nbtools.py sync      # copy tools/setup_cell.py into every notebook
     python tools/nbtools.py execute   # run every notebook in place (live mode)
     python tools/nbtools.py execute notebooks/01_*.ipynb
+    python tools/nbtools.py alt       # alt text for every figure, from the figure itself
 """
 import os
 import sys
@@ -45,8 +46,8 @@ def tidy_exercises(nb):
         if "hide-input" not in tags:
             tags.append("hide-input")
         cell.metadata["jupyter"] = {"source_hidden": True}
-        cell.metadata["mystnb"] = {"code_prompt_show": f"Show the {what}",
-                                   "code_prompt_hide": f"Hide the {what}"}
+        cell.metadata.setdefault("mystnb", {}).update({"code_prompt_show": f"Show the {what}",
+                                                       "code_prompt_hide": f"Hide the {what}"})
 
 
 def sync(paths):
@@ -66,12 +67,14 @@ def sync(paths):
         print("synced", path.relative_to(ROOT))
 
 
-def run_code(path, after_setup=None):
+def run_code(path, after_setup=None, after_cell=None):
     """Run a notebook's code cells in a plain namespace and return its globals.
 
     Live-slider mode, Agg backend, from the notebook's folder, printing
     nowhere. after_setup(ns), if given, runs right after the setup cell (the
-    benchmarks use it to catch sliders(...) calls). Used by tests and benchmarks.
+    benchmarks use it to catch sliders(...) calls); after_cell(i, ns), if given,
+    runs after code cell i, while its figures are still open. Used by tests,
+    benchmarks and `alt`.
     """
     import contextlib
     import io
@@ -91,10 +94,40 @@ def run_code(path, after_setup=None):
                 exec(compile(cell.source, path.name, "exec"), ns)
                 if i == 0 and after_setup is not None:
                     after_setup(ns)
+                if after_cell is not None:
+                    after_cell(i, ns)
                 plt.close("all")
     finally:
         os.chdir(old)
     return ns
+
+
+def alt(paths):
+    """Give every figure an alt text: the setup cell's describe(fig) of each figure
+    a cell shows goes into the cell's metadata (mystnb.image.alt), which the book
+    puts on the <img>. Slider frames get theirs when they are drawn."""
+    import matplotlib.pyplot as plt
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        found = {}
+
+        def after_cell(i, ns):
+            texts = [ns["describe"](plt.figure(num)) for num in plt.get_fignums()]
+            if texts:
+                found[i] = " ".join(texts)
+        run_code(path, after_cell=after_cell)
+        for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+            meta = cell.metadata.setdefault("mystnb", {})
+            if i in found:
+                meta.setdefault("image", {})["alt"] = found[i]
+            else:
+                meta.get("image", {}).pop("alt", None)
+                if meta.get("image") == {}:
+                    del meta["image"]
+            if not meta:
+                del cell.metadata["mystnb"]
+        nbformat.write(nb, path)
+        print(f"alt text for {len(found)} figure cells in", path.relative_to(ROOT))
 
 
 def execute(paths):
@@ -114,4 +147,4 @@ def execute(paths):
 
 if __name__ == "__main__":
     command, *rest = sys.argv[1:] or ["sync"]
-    {"sync": sync, "execute": execute}[command](notebooks(rest))
+    {"sync": sync, "execute": execute, "alt": alt}[command](notebooks(rest))

@@ -51,16 +51,109 @@ def zh(chinese, pinyin):
 STATIC = os.environ.get("ATTENTION_BOOK_STATIC") == "1"
 
 
-def _png(fig):
-    """The figure as PNG bytes, reduced to a 256-colour palette (3-4x smaller)."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
+def describe(fig):
+    """Alt text for a figure: its title, then each panel's kind, title and axis labels."""
+    def clean(text):
+        return " ".join(text.replace("$", "").split())
+    parts = [clean(fig.get_suptitle())] if fig.get_suptitle() else []
+    panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>" and ax.get_visible()]
+    for k, ax in enumerate(panels, 1):
+        kind = ("picture" if ax.images and all(im.get_array().ndim == 3 for im in ax.images)
+                else "heat map" if ax.images else "bar chart" if ax.patches and not ax.lines
+                else "line plot" if ax.lines else "scatter plot" if ax.collections else "diagram")
+        bits = [clean(t) for t in (ax.get_title(), ax.get_title("left"), ax.get_title("right")) if t]
+        if ax.axison and ax.get_xlabel():
+            bits.append("x: " + clean(ax.get_xlabel()))
+        if ax.axison and ax.get_ylabel():
+            bits.append("y: " + clean(ax.get_ylabel()))
+        name = f"panel {k}, {kind}" if len(panels) > 1 else kind.capitalize()
+        parts.append(name + (": " + "; ".join(bits) if bits else ""))
+    bars = [clean(ax.get_ylabel() or ax.get_xlabel()) for ax in fig.axes if ax.get_label() == "<colorbar>"]
+    if any(bars):
+        parts.append("colour scale: " + ", ".join(b for b in bars if b))
+    return ". ".join(parts) + "."
+
+
+class Frames:
+    """Draws `draw(fig, **params)` into one figure that is kept between frames.
+
+    Keeping the figure (and its Agg canvas) lets matplotlib reuse its renderer
+    and text-layout cache, and rendering the PNG here, at a fixed size, skips
+    the inline backend's second pass for a tight bounding box: a moved slider
+    costs one draw and one render. Frames already seen are kept.
+    """
+
+    def __init__(self, draw, figsize):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        self.draw, self.fig, self.seen = draw, Figure(figsize=figsize), {}
+        FigureCanvasAgg(self.fig)
+
+    def render(self, **params):
+        """The frame for these slider values, drawn now, as PNG bytes."""
+        self.fig.clear()
+        self.draw(self.fig, **params)
+        buf = io.BytesIO()
+        self.fig.savefig(buf, format="png", pil_kwargs={"compress_level": 1})
+        return buf.getvalue()
+
+    def __call__(self, **params):
+        """The frame as an <img> with alt text; drawn once, then kept."""
+        key = tuple(params.items())
+        if key not in self.seen:
+            png = self.render(**params)
+            self.seen[key] = _img(png, describe(self.fig))
+        return self.seen[key]
+
+
+def _draw_ahead(frames, values, start):
+    """While the kernel is idle, draw the frames not seen yet, nearest first.
+
+    One frame per turn of the kernel's event loop, so a moved slider is served
+    between two frames; once a frame is drawn, showing it costs a dictionary
+    lookup. Without a running event loop (a plain script) it does nothing.
+    """
+    import asyncio
+    try:
+        loop = asyncio.get_event_loop()
+    except RuntimeError:
+        return
+    if not loop.is_running():
+        return
+    names = list(values)
+    here = [list(values[k]).index(start[k]) for k in names]
+    combos = sorted(product(*(range(len(v)) for v in values.values())),
+                    key=lambda c: sum(abs(a - b) for a, b in zip(c, here)))
+    todo = iter([{k: values[k][i] for k, i in zip(names, c)} for c in combos])
+
+    def step():
+        for params in todo:
+            if tuple(params.items()) not in frames.seen:
+                try:
+                    frames(**params)
+                except Exception:  # the reader changed something: stop quietly
+                    return
+                loop.call_later(0.02, step)
+                return
+    loop.call_later(0.5, step)
+
+
+def _img(png, alt):
+    """An HTML <img> holding the PNG, with alt text for screen readers."""
+    import base64
+    import html
+    return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}" '
+            f'alt="{html.escape(alt)}" style="max-width:100%">')
+
+
+def _small_png(png):
+    """The PNG reduced to a 256-colour palette (3-4x smaller), for the HTML book."""
     try:
         from PIL import Image
     except ImportError:
-        return buf.getvalue()
+        return png
     small = io.BytesIO()
-    Image.open(buf).convert("RGB").quantize(256).save(small, format="png", optimize=True)
+    Image.open(io.BytesIO(png)).convert("RGB").quantize(256).save(small, format="png", optimize=True)
     return small.getvalue()
 
 
@@ -69,7 +162,8 @@ def sliders(draw, figsize=(8, 3.4), start=None, **values):
 
     values: name -> list of slider values, e.g. d_k=[2, 8, 32], n=[4, 16].
     start:  optional dict of initial values (default: first of each list).
-    Live (a kernel): each move calls `draw` again on a fresh figure.
+    Live (a kernel): each move calls `draw` again, on the same figure, and the
+    new picture replaces the old one.
     Static (the HTML book): every combination is drawn now, and the sliders
     switch between the stored pictures in the browser.
     """
@@ -83,25 +177,25 @@ def sliders(draw, figsize=(8, 3.4), start=None, **values):
         options=list(vals), value=start[name], description=name,
         continuous_update=False, style={"description_width": "initial"}) for name, vals in values.items()}
     header = widgets.HBox(list(controls.values()))
+    frames = Frames(draw, figsize)
     if not STATIC:
-        def redraw(**params):
-            fig = plt.figure(figsize=figsize)
-            draw(fig, **params)
-            plt.show()
-        out = widgets.interactive_output(redraw, controls)
-        return widgets.VBox([header, out])
+        picture = widgets.HTML(frames(**start))
+
+        def redraw(change):
+            picture.value = frames(**{name: c.value for name, c in controls.items()})
+        for control in controls.values():
+            control.observe(redraw, "value")
+        _draw_ahead(frames, values, start)
+        return widgets.VBox([header, picture])
     names = list(values)
-    fig = plt.figure(figsize=figsize)
-    frames = {}
+    pictures = {}
     for combo in product(*values.values()):
-        fig.clear()
-        draw(fig, **dict(zip(names, combo)))
-        frames[combo] = _png(fig)
-    plt.close(fig)
+        png = frames.render(**dict(zip(names, combo)))
+        pictures[combo] = _img(_small_png(png), describe(frames.fig))
 
     def stack(prefix, depth):
         if depth == len(names):
-            return widgets.Image(value=frames[prefix], format="png"), {}
+            return widgets.HTML(pictures[prefix]), {}
         children, levels = [], {}
         for v in values[names[depth]]:
             child, sub = stack(prefix + (v,), depth + 1)

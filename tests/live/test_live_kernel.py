@@ -93,7 +93,7 @@ BAD_OUTPUTS = """() => { const cells = window.jupyterapp.shell.currentWidget.con
         bad.push(JSON.stringify(o).slice(0, 300)); } }
   return bad; }"""
 
-FIRST_FIGURE_SRC = """cell => { const img = cell.querySelector('.widget-output img, .jp-OutputArea-output img');
+FIRST_FIGURE_SRC = """cell => { const img = cell.querySelector('.widget-html img');
   return img ? img.src : null; }"""
 
 
@@ -122,7 +122,8 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
         panel = tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
         cell = panel.locator(".jp-Cell").filter(has=tab.locator(".widget-hslider")).first
         cell.scroll_into_view_if_needed()
-        cell.locator(".widget-output img").first.wait_for(timeout=60000)
+        cell.locator(".widget-html img").first.wait_for(timeout=60000)
+        assert cell.locator(".widget-html img").first.get_attribute("alt"), "a slider frame without alt text"
         names = [t.strip() for t in cell.locator(".widget-hslider .widget-label").all_inner_texts()]
         assert "d_k" in names and "n" in names, names
         for name in ["d_k", "n"]:
@@ -134,6 +135,6 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
             tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
             tab.wait_for_function(
                 f"() => {{ const c = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell')].find(c => c.querySelector('.widget-hslider'));"
-                f" const img = c && c.querySelector('.widget-output img'); return img && img.src !== {before!r}; }}",
+                f" const img = c && c.querySelector('.widget-html img'); return img && img.src !== {before!r}; }}",
                 timeout=60000)
         browser.close()
