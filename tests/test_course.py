@@ -89,3 +89,25 @@ def test_solution_passes_and_wrong_answer_fails(stem, exercise):
             f"check_{exercise} accepts a wrong answer: {out.getvalue()}"
         assert not bool(check(None)), f"check_{exercise} accepts an empty answer"
     assert "✗" in out.getvalue()
+
+
+def test_every_glossary_term_is_linked_from_its_first_use():
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT / "tools"))
+    import glossary
+    uses = glossary.first_uses()
+    assert len(uses) >= 70, f"only {len(uses)} glossary terms are used in the book"
+    unlinked = {t: f"{p.name}: {text}" for t, (p, text, ok) in uses.items() if not ok}
+    assert not unlinked, f"first uses not linked to the glossary (python tools/glossary.py link): {unlinked}"
+
+
+def test_every_figure_has_alt_text(notebook):
+    """Plain figures carry alt text in the cell metadata (python tools/nbtools.py alt);
+    slider frames get theirs from describe() when drawn."""
+    path, nb = notebook
+    for cell in code_cells(nb):
+        shows = any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
+        alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt", "")
+        if shows:
+            assert len(alt) > 20, f"{path.name}: a figure without alt text: {cell.source[:60]!r}"
