@@ -4,6 +4,10 @@ Launch buttons (Colab, Binder) and the repository button need the GitHub
 repository the book is published from. It is taken from BOOK_REPO_URL, else
 from `git remote get-url origin`. With neither, the book is built without
 those buttons (the download button stays) rather than with a made-up address.
+
+Search: the book's search index uses Sphinx's Chinese splitter (jieba) with
+every Chinese term of the glossary as a word of its own, so a search finds
+自注意力 as well as self-attention.
 """
 import os
 import re
@@ -27,8 +31,23 @@ def repo_url():
     return f"https://github.com/{m.group(1)}" if m else ""
 
 
+def chinese_terms():
+    """The Chinese side of every glossary headword, e.g. 自注意力, 多头注意力."""
+    body = (ROOT / "book" / "glossary.md").read_text().split("```{glossary}", 1)[1].split("```", 1)[0]
+    words = []
+    for line in body.splitlines():
+        if " · " in line and not line.startswith(" "):
+            chinese = re.sub(r"\(.*?\)", "", line.split(" · ", 1)[1])
+            words += [w.strip() for w in chinese.split("/") if w.strip() and " " not in w.strip()]
+    return words
+
+
 def main():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    words = ROOT / "_build" / "search-words.txt"
+    words.parent.mkdir(exist_ok=True)
+    words.write_text("".join(f"{w} 20000 n\n" for w in chinese_terms()))
+    config["sphinx"]["config"]["html_search_options"] = {"dict": str(words)}
     url = repo_url()
     if url:
         config["repository"]["url"] = url

@@ -111,3 +111,40 @@ def test_quiz_answers_explain_themselves_offline(browser, server, page):
         assert right == boxes.count(), "each question should have exactly one right option"
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("自注意力", "05_self_attention"), ("多头注意力", "05_self_attention"),
+    ("self-attention", "04_attention_vs_self_attention"), ("softmax", "02_attention_scores"),
+    ("因果掩码", "05_self_attention"), ("squeeze-and-excitation", "10_channel_spatial_attention")])
+def test_search_finds_english_and_chinese_terms(browser, server, query, expected):
+    ctx, tab, log = visit(browser, server, f"search.html?q={query}")
+    try:
+        tab.wait_for_selector("#search-results li", timeout=15000)
+        hits = [a.get_attribute("href") for a in tab.locator("#search-results li a").all()]
+        assert any(expected in (h or "") for h in hits), f"{query!r} did not find {expected}: {hits[:8]}"
+    finally:
+        ctx.close()
+
+
+def test_every_figure_has_alt_text():
+    """Plain figures and every slider frame (in the embedded widget state), on every chapter page."""
+    import json
+    missing, frames_seen = {}, 0
+    for page in [p for p in PAGES if p.startswith("notebooks/")]:
+        text = (HTML / page).read_text()
+        outside = re.sub(r"<script\b.*?</script>", "", text, flags=re.S)
+        imgs = re.findall(r"<img\b[^>]*>", outside)
+        bad = [i[:80] for i in imgs if not re.search(r'\balt="[^"]{20,}"', i)]
+        for state in re.findall(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
+                                text, re.S):
+            for model in json.loads(state)["state"].values():
+                value = model.get("state", {}).get("value")
+                if isinstance(value, str) and value.startswith("<img"):
+                    frames_seen += 1
+                    if not re.search(r'\balt="[^"]{20,}"', value):
+                        bad.append(f"slider frame: {value[-120:]!r}")
+        if bad:
+            missing[page] = bad[:3]
+    assert frames_seen > 100, f"only {frames_seen} slider frames found"
+    assert not missing, f"figures without alt text: {missing}"
