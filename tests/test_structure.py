@@ -101,3 +101,19 @@ def test_font_covers_every_chinese_character_in_figures():
         for cell in code_cells(read(path)):
             missing = {ch for ch in CJK.findall(cell.source) if ord(ch) not in cmap}
             assert not missing, f"{path.name}: the book font lacks {missing}; run `make font`"
+
+
+def test_github_workflow_tests_with_the_project_commands_and_publishes_the_tested_book():
+    import yaml
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "book.yml").read_text())
+    triggers = flow[True] if True in flow else flow["on"]      # YAML reads `on:` as True
+    assert "push" in triggers and "pull_request" in triggers
+    steps = flow["jobs"]["test"]["steps"]
+    runs = " ".join(s.get("run", "") for s in steps)
+    assert "bash .ci/run" in runs, "the workflow does not run the project's CI script"
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
+    upload = [s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact")]
+    assert upload and upload[0]["with"]["path"] == "_build/html"
+    assert "main" in upload[0]["if"]
+    deploy = flow["jobs"]["publish"]
+    assert deploy["needs"] == "test" and deploy["steps"][0]["uses"].startswith("actions/deploy-pages")
