@@ -1,0 +1,40 @@
+"""Book build and test time: `make book` with an empty notebook-execution cache
+(cold: every notebook runs, every slider frame is drawn) and again with the
+cache warm (nothing changed); optionally `make test`.
+Budget: build <= 6 min cold, <= 1 min warm; make test <= 20 min.
+    python benchmarks/build.py [--tests]
+"""
+import shutil
+import subprocess
+import sys
+import time
+
+from _common import ROOT, table
+
+COLD_S, WARM_S, TEST_S = 360, 60, 1200
+
+
+def timed(*command):
+    """Wall-clock seconds of a command run in the repository; fails loudly if it fails."""
+    t = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def measure(tests=False):
+    shutil.rmtree(ROOT / "_build" / ".jupyter_cache", ignore_errors=True)
+    cold = timed("make", "book")
+    warm = timed("make", "book")
+    rows = [("make book, cold (empty execution cache)", f"{cold:.0f}", f"≤ {COLD_S}",
+             "ok" if cold <= COLD_S else "OVER"),
+            ("make book, warm (nothing changed)", f"{warm:.0f}", f"≤ {WARM_S}",
+             "ok" if warm <= WARM_S else "OVER")]
+    if tests:
+        seconds = timed("make", "test")
+        rows.append(("make test (every test, the book included)", f"{seconds:.0f}", f"≤ {TEST_S}",
+                     "ok" if seconds <= TEST_S else "OVER"))
+    return rows
+
+
+if __name__ == "__main__":
+    print(table(["command", "seconds", "budget (s)", ""], measure(tests="--tests" in sys.argv)))

@@ -1,0 +1,113 @@
+"""Run every benchmark and write the tables the book shows in its appendix
+"How fast is this book?" (book/speed-results.md), each figure beside its budget.
+
+Builds the book cold and warm first (the page and static-slider benchmarks
+measure that build), then times the notebooks, the live slider redraws, the
+attention implementations and, with --tests, `make test`. `make bench` runs
+this with --tests and rebuilds the book so the appendix shows the new tables.
+    python benchmarks/report.py [--tests]
+"""
+import datetime
+import os
+import platform
+import re
+import subprocess
+import sys
+
+import build
+import notebooks
+import pages
+import slider_latency
+import static_sliders
+from _common import NOTEBOOKS, ROOT, table
+
+OUT = ROOT / "book" / "speed-results.md"
+
+
+def verdict(ok):
+    return "ok" if ok else "**OVER**"
+
+
+def main():
+    tests = "--tests" in sys.argv
+    if not OUT.exists():   # the appendix includes this file: the book must build before it is measured
+        OUT.write_text("*Not measured yet: run `make bench`.*\n")
+    print("building the book, cold and warm ...", flush=True)
+    build_rows = build.measure(tests=tests)
+    print("page weight, static sliders ...", flush=True)
+    page_rows = pages.measure()
+    static_rows = static_sliders.measure()
+    print("notebooks ...", flush=True)
+    notebook_rows = notebooks.measure(NOTEBOOKS)
+    print("live sliders ...", flush=True)
+    live_rows = slider_latency.measure()
+    print("attention ...", flush=True)
+    attention = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "attention.py")], check=True,
+                               capture_output=True, text=True, cwd=ROOT).stdout
+    attention = re.sub(r"^# ", "### ", attention, flags=re.M)
+
+    worst_live = max(live_rows, key=lambda r: float(r[5]))
+    over_live = [r for r in live_rows if float(r[5]) > slider_latency.BUDGET_MS]
+    ahead = max(live_rows, key=lambda r: float(r[6]))
+    worst_static = max(static_rows, key=lambda r: float(r[2]))
+    slowest = max(notebook_rows[:-1], key=lambda r: float(r[1]))
+    total = notebook_rows[-1]
+    page_only = [r for r in page_rows if r[0].endswith(".html")]
+    largest = max(page_only, key=lambda r: float(r[1]))
+    whole = page_rows[-1]
+    summary = [
+        ("live slider: new frame at the largest setting, slowest figure (median)",
+         f"{worst_live[5]} ms ({worst_live[0][:2]} `{worst_live[1]}`)", f"≤ {slider_latency.BUDGET_MS} ms",
+         verdict(not over_live) + (f" ({len(over_live)} of {len(live_rows)} figures over)" if over_live else "")),
+        ("live slider: a frame already drawn ahead", "no drawing (a stored picture)",
+         f"≤ {slider_latency.BUDGET_MS} ms", "ok"),
+        ("live slider: every frame drawn ahead, slowest figure",
+         f"{ahead[6]} s after its cell ran ({ahead[0][:2]} `{ahead[1]}`)", "", ""),
+        ("HTML book slider: key press to new frame, slowest page (median)",
+         f"{worst_static[2]} ms ({worst_static[0][:2]})", f"≤ {static_sliders.BUDGET_MS} ms",
+         verdict(float(worst_static[2]) <= static_sliders.BUDGET_MS)),
+        ("notebook execution, slowest notebook", f"{slowest[1]} s ({slowest[0][:2]})",
+         f"≤ {notebooks.EACH_S} s", verdict(float(slowest[1]) <= notebooks.EACH_S)),
+        ("notebook execution, all together", f"{total[1]} s", f"≤ {notebooks.ALL_S} s",
+         verdict(float(total[1]) <= notebooks.ALL_S)),
+    ] + [(r[0], f"{r[1]} s", f"{r[2]} s", verdict(r[3] == "ok")) for r in build_rows] + [
+        ("heaviest page", f"{largest[1]} MB ({largest[0]})", f"≤ {pages.PAGE_MB:g} MB",
+         verdict(float(largest[1]) <= pages.PAGE_MB)),
+        ("whole book (_build/html)", f"{whole[1]} MB", f"≤ {pages.BOOK_MB:g} MB",
+         verdict(float(whole[1]) <= pages.BOOK_MB)),
+    ]
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    text = "\n\n".join([
+        f"*Measured {when} by `make bench` on {os.cpu_count()} CPUs "
+        f"({platform.machine()}, Python {platform.python_version()}).*",
+        "## Every budget",
+        table(["what", "measured", "budget", ""], summary),
+        "## Live sliders: drawing a new frame in the kernel",
+        "Median of 5 redraws of each figure (draw function and PNG rendering) at the smallest and "
+        "the largest setting of its sliders; the last column estimates when every frame has been "
+        "drawn ahead in the kernel's idle time.",
+        table(["chapter", "figure", "sliders", "frames", "smallest (ms)", "largest (ms)",
+               "all drawn ahead after (s)", f"largest ≤ {slider_latency.BUDGET_MS} ms"], live_rows),
+        "## Sliders in the HTML book",
+        "Headless Chromium, every slider of every figure moved 4 times with the keyboard: the time "
+        "from the key press to the animation frame showing the new picture.",
+        table(["page", "key presses", "median (ms)", "max (ms)", f"≤ {static_sliders.BUDGET_MS} ms"],
+              static_rows),
+        "## Running the notebooks",
+        "Each chapter from a fresh kernel in the mode `make book` uses (every slider frame drawn).",
+        table(["chapter", "seconds", f"≤ {notebooks.EACH_S} s each, ≤ {notebooks.ALL_S} s all"],
+              notebook_rows),
+        "## Building and testing",
+        table(["command", "seconds", "budget (s)", ""], build_rows),
+        "## Page weight",
+        "Each page with its own images; the scripts and styles every page shares are counted once.",
+        table(["page", "MB", f"≤ {pages.PAGE_MB:g} MB page, ≤ {pages.BOOK_MB:g} MB book"], page_rows),
+        "## Attention itself: numpy against PyTorch",
+        attention.strip(),
+    ]) + "\n"
+    OUT.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
