@@ -85,14 +85,12 @@ test: $(VENV)/.test-installed
 	$(MAKE) test-browser
 	$(MAKE) test-colab
 
-# benchmarks (issue: budgets for the book): each prints a Markdown table.
-# static_sliders and pages need a built book (make book first).
+# benchmarks: every budget of the book measured (about 25 min, `make test`
+# included), written to book/speed-results.md, shown by the rebuilt book's
+# appendix "How fast is this book?"
 bench: $(VENV)/.test-installed
-	$(BIN)/python benchmarks/attention.py
-	$(BIN)/python benchmarks/slider_latency.py
-	$(BIN)/python benchmarks/notebooks.py
-	$(BIN)/python benchmarks/pages.py
-	$(BIN)/python benchmarks/static_sliders.py
+	$(BIN)/python benchmarks/report.py --tests
+	$(MAKE) book
 
 clean:
 	rm -rf _build .venv-colab
