@@ -117,3 +117,12 @@ def test_github_workflow_tests_with_the_project_commands_and_publishes_the_teste
     assert "main" in upload[0]["if"]
     deploy = flow["jobs"]["publish"]
     assert deploy["needs"] == "test" and deploy["steps"][0]["uses"].startswith("actions/deploy-pages")
+
+
+def test_colour_maps_are_perceptually_uniform_and_colour_blind_safe(notebook):
+    """Only viridis-family maps (readable in grey and by colour-blind readers)."""
+    path, nb = notebook
+    safe = {"viridis", "magma", "cividis", "inferno", "plasma", "gray", "Greys"}
+    for cell in code_cells(nb):
+        used = set(re.findall(r"cmap=\"(\w+)\"", cell.source)) | set(re.findall(r"plt\.cm\.(\w+)", cell.source))
+        assert used <= safe, f"{path.name}: colour map(s) {used - safe} in {cell.source[:60]!r}"

@@ -148,3 +148,32 @@ def test_every_figure_has_alt_text():
             missing[page] = bad[:3]
     assert frames_seen > 100, f"only {frames_seen} slider frames found"
     assert not missing, f"figures without alt text: {missing}"
+
+
+CONTRAST = """el => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+  const bg = e => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || c[3] > 0) return c; }
+    return rgb(getComputedStyle(document.body).backgroundColor); };
+  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg(el));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }"""
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_text_and_slider_labels_are_readable_in_light_and_dark_mode(browser, server, mode):
+    page = "notebooks/05_self_attention.html"
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=mode)
+    ctx.add_init_script(f"localStorage.setItem('mode', '{mode}'); localStorage.setItem('theme', '{mode}');")
+    tab = ctx.new_page()
+    try:
+        tab.goto(f"{server}/{page}", wait_until="load")
+        tab.wait_for_selector(".widget-hslider .widget-label", timeout=15000)
+        assert tab.evaluate("document.documentElement.dataset.theme") == mode
+        for selector in ["article p", ".widget-hslider .widget-label", ".widget-readout"]:
+            ratio = tab.locator(selector).first.evaluate(CONTRAST)
+            assert ratio >= 4.5, f"{mode} mode: {selector} has contrast {ratio:.1f}:1 (WCAG AA needs 4.5)"
+    finally:
+        ctx.close()
