@@ -75,23 +75,26 @@ def describe(fig):
 
 
 class Frames:
-    """Draws `draw(fig, **params)` into one figure that is kept between frames.
+    """Draws `draw(fig, **params)` for each slider setting, on one kept canvas.
 
-    Keeping the figure (and its Agg canvas) lets matplotlib reuse its renderer
-    and text-layout cache, and rendering the PNG here, at a fixed size, skips
-    the inline backend's second pass for a tight bounding box: a moved slider
-    costs one draw and one render. Frames already seen are kept.
+    Each frame gets a fresh figure (cheaper than clearing the last one) on the
+    same Agg canvas, so matplotlib reuses its renderer and text-layout cache;
+    the PNG is rendered here at a fixed size, which skips the inline backend's
+    second pass for a tight bounding box. Frames already seen are kept.
     """
 
     def __init__(self, draw, figsize):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
-        self.draw, self.fig, self.seen = draw, Figure(figsize=figsize), {}
-        FigureCanvasAgg(self.fig)
+        self.draw, self.figsize, self.seen, self.Figure = draw, figsize, {}, Figure
+        self.fig = Figure(figsize=figsize)
+        self.canvas = FigureCanvasAgg(self.fig)
 
     def render(self, **params):
         """The frame for these slider values, drawn now, as PNG bytes."""
-        self.fig.clear()
+        self.fig = self.Figure(figsize=self.figsize)
+        self.fig.set_canvas(self.canvas)
+        self.canvas.figure = self.fig
         self.draw(self.fig, **params)
         buf = io.BytesIO()
         self.fig.savefig(buf, format="png", pil_kwargs={"compress_level": 1})
