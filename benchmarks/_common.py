@@ -34,3 +34,24 @@ def table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def move_sliders(tab, box, arm, presses):
+    """Press an arrow key `presses` times on every slider of a figure's box.
+
+    arm(box) is JavaScript that sets window.__latency to a promise of the ms
+    from the next key press to the new picture (or null). Returns the times.
+    """
+    times = []
+    handles = box.locator(".noUi-handle")
+    for h in range(handles.count()):
+        handle = handles.nth(h)
+        for _ in range(presses):
+            handle.focus()
+            at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+            box.evaluate(arm)
+            tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
+            ms = tab.evaluate("window.__latency")
+            if ms is not None:
+                times.append(ms)
+    return times

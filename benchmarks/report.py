@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import build
+import live_sliders
 import notebooks
 import pages
 import slider_latency
@@ -41,6 +42,8 @@ def main():
     notebook_rows = notebooks.measure(NOTEBOOKS)
     print("live sliders ...", flush=True)
     live_rows = slider_latency.measure()
+    print("live sliders in JupyterLab ...", flush=True)
+    lab_rows = live_sliders.measure()
     print("attention ...", flush=True)
     attention = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "attention.py")], check=True,
                                capture_output=True, text=True, cwd=ROOT).stdout
@@ -49,6 +52,7 @@ def main():
     worst_live = max(live_rows, key=lambda r: float(r[5]))
     over_live = [r for r in live_rows if float(r[5]) > slider_latency.BUDGET_MS]
     ahead = max(live_rows, key=lambda r: float(r[6]))
+    worst_lab = max(lab_rows, key=lambda r: float(r[2]))
     worst_static = max(static_rows, key=lambda r: float(r[2]))
     slowest = max(notebook_rows[:-1], key=lambda r: float(r[1]))
     total = notebook_rows[-1]
@@ -59,8 +63,9 @@ def main():
         ("live slider: new frame at the largest setting, slowest figure (median)",
          f"{worst_live[5]} ms ({worst_live[0][:2]} `{worst_live[1]}`)", f"≤ {slider_latency.BUDGET_MS} ms",
          verdict(not over_live) + (f" ({len(over_live)} of {len(live_rows)} figures over)" if over_live else "")),
-        ("live slider: a frame already drawn ahead", "no drawing (a stored picture)",
-         f"≤ {slider_latency.BUDGET_MS} ms", "ok"),
+        ("live slider in JupyterLab, frames drawn ahead: key press to new picture, slowest chapter (median)",
+         f"{worst_lab[2]} ms ({worst_lab[0][:2]})", f"≤ {live_sliders.BUDGET_MS} ms",
+         verdict(float(worst_lab[2]) <= live_sliders.BUDGET_MS)),
         ("live slider: every frame drawn ahead, slowest figure",
          f"{ahead[6]} s after its cell ran ({ahead[0][:2]} `{ahead[1]}`)", "", ""),
         ("HTML book slider: key press to new frame, slowest page (median)",
@@ -88,6 +93,12 @@ def main():
         "drawn ahead in the kernel's idle time.",
         table(["chapter", "figure", "sliders", "frames", "smallest (ms)", "largest (ms)",
                "all drawn ahead after (s)", f"largest ≤ {slider_latency.BUDGET_MS} ms"], live_rows),
+        "## Live sliders in JupyterLab, as a reader moves them",
+        f"Each chapter run in JupyterLab, then {live_sliders.WAIT_S} s of reading time in which the kernel "
+        f"draws frames ahead; every slider of every figure moved {live_sliders.PRESSES} times with the "
+        "keyboard in headless Chromium: the time from the key press to the new picture on screen.",
+        table(["chapter", "key presses", "median (ms)", "max (ms)", f"≤ {live_sliders.BUDGET_MS} ms"],
+              lab_rows),
         "## Sliders in the HTML book",
         "Headless Chromium, every slider of every figure moved 4 times with the keyboard: the time "
         "from the key press to the animation frame showing the new picture.",

@@ -11,7 +11,7 @@ import shutil
 import statistics
 import threading
 
-from _common import ROOT, table
+from _common import ROOT, move_sliders, table
 
 HTML = ROOT / "_build" / "html"
 BUDGET_MS = 50
@@ -54,17 +54,7 @@ def measure():
                 box = boxes.nth(b)
                 if box.evaluate("el => !!el.parentElement.closest('.widget-vbox')"):
                     continue
-                handles = box.locator(".noUi-handle")
-                for h in range(handles.count()):
-                    handle = handles.nth(h)
-                    for _ in range(4):
-                        handle.focus()
-                        at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
-                        box.evaluate(ARM)
-                        tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
-                        ms = tab.evaluate("window.__latency")
-                        if ms is not None:
-                            times.append(ms)
+                times += move_sliders(tab, box, ARM, presses=4)
             tab.close()
             if not times:
                 continue

@@ -5,18 +5,16 @@ Starts JupyterLab on 127.0.0.1 with a token, drives Debian's Chromium with
 Playwright. Skipped (with the reason) without Chromium, except under CI=true.
 """
 import os
-import secrets
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from lab import jupyterlab, open_and_run_all  # noqa: E402
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # one chapter from each part of the book
 CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "08_costs",
@@ -29,53 +27,11 @@ if not CHROMIUM:
     pytest.skip("Chromium not found: install Debian's chromium", allow_module_level=True)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    port, token = free_port(), secrets.token_hex(16)
-    work = tmp_path_factory.mktemp("lab")
-    shutil.copytree(ROOT / "notebooks", work / "notebooks")   # runs never touch the repo
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(work / "config"),
-               JUPYTER_RUNTIME_DIR=str(work / "runtime"))
-    env.pop("ATTENTION_BOOK_STATIC", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False",
-         "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True",
-         f"--ServerApp.root_dir={work}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("JupyterLab did not start")
-    yield url, token
-    proc.terminate()
-    proc.wait(timeout=20)
+    with jupyterlab(tmp_path_factory.mktemp("lab")) as served:
+        yield served
 
-
-# every code cell has run and the kernel is idle again
-ALL_RUN = """() => { const w = window.jupyterapp.shell.currentWidget;
-  if (!w || !w.content || !w.content.model) return false;
-  const cells = w.content.model.cells; let ran = 0, code = 0;
-  for (let i = 0; i < cells.length; i++) { const c = cells.get(i);
-    if (c.type === 'code') { code++; if (c.executionCount) ran++; } }
-  const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
-  return code > 0 && ran === code && kernel && kernel.status === 'idle'; }"""
-
-KERNEL_IDLE = """() => { const w = window.jupyterapp.shell.currentWidget;
-  const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-  return k && k.status === 'idle'; }"""
 
 STATE = """() => { const w = window.jupyterapp.shell.currentWidget;
   const cells = w.content.model.cells; const counts = [];
@@ -106,15 +62,8 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
             "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
         tab = browser.new_page(viewport={"width": 1400, "height": 1000})
-        tab.goto(f"{url}/lab/tree/notebooks/{chapter}.ipynb?reset&token={token}")
-        tab.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook')",
-                              timeout=60000)
-        tab.wait_for_function(KERNEL_IDLE, timeout=120000)   # let the kernel start
-        tab.evaluate("""async () => {
-            await window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs');
-            await window.jupyterapp.commands.execute('notebook:run-all-cells'); }""")
         try:
-            tab.wait_for_function(ALL_RUN, timeout=240000)
+            open_and_run_all(tab, url, token, chapter)
         except Exception:
             pytest.fail(f"the notebook did not finish: {tab.evaluate(STATE)}")
         bad = tab.evaluate(BAD_OUTPUTS)
