@@ -165,8 +165,9 @@ def sliders(draw, figsize=(8, 3.4), start=None, **values):
 
     values: name -> list of slider values, e.g. d_k=[2, 8, 32], n=[4, 16].
     start:  optional dict of initial values (default: first of each list).
-    Live (a kernel): each move calls `draw` again, on the same figure, and the
-    new picture replaces the old one.
+    Live (a kernel): a setting not seen yet is drawn by `draw` (see Frames),
+    and while the kernel is idle the other settings are drawn ahead, so most
+    moves just show a stored picture.
     Static (the HTML book): every combination is drawn now, and the sliders
     switch between the stored pictures in the browser.
     """
