@@ -88,8 +88,9 @@ def main():
         "## Every budget",
         table(["what", "measured", "budget", ""], summary),
         "## Live sliders: drawing a new frame in the kernel",
-        "Median of 5 redraws of each figure (draw function and PNG rendering) at the smallest and "
-        "the largest setting of its sliders; the last column estimates when every frame has been "
+        "Median of 5 new frames of each figure (its update function refilling the figure built once, "
+        "then the PNG rendering) at the smallest and the largest setting of its sliders, the two "
+        "alternating so every frame follows a change; the last column estimates when every frame has been "
         "drawn ahead in the kernel's idle time.",
         table(["chapter", "figure", "sliders", "frames", "smallest (ms)", "largest (ms)",
                "all drawn ahead after (s)", f"largest ≤ {slider_latency.BUDGET_MS} ms"], live_rows),

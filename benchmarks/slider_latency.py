@@ -1,9 +1,9 @@
 """Live slider latency: from a new slider value to a finished redraw.
 
 For every slider figure of every chapter, times what a moved slider costs in
-a kernel: the setup cell's `Frames.render` (the chapter's draw function on the
-kept figure, then the PNG rendered with Agg), at the smallest and the largest
-slider setting. The two settings alternate, so every timed frame follows a
+a kernel: the setup cell's `Frames.render` (the chapter's update function
+refilling the figure built once, then the PNG rendered with Agg), at the
+smallest and the largest slider setting. The two settings alternate, so every timed frame follows a
 change; median of 5 each. Budget: median <= 100 ms at the largest setting.
 
 In a kernel the setup cell also draws the remaining frames ahead, one per
@@ -22,12 +22,12 @@ BUDGET_MS = 100
 
 
 def figures(path):
-    """(Frames, draw, slider values) for every sliders(...) call of a chapter."""
+    """(Frames, setup, slider values) for every sliders(...) call of a chapter."""
     found = []
 
     def catch(ns):
-        ns["sliders"] = lambda draw, figsize=(8, 3.4), start=None, **values: found.append(
-            (ns["Frames"](draw, figsize), draw, values))
+        ns["sliders"] = lambda setup, figsize=(8, 3.4), start=None, **values: found.append(
+            (ns["Frames"](setup, figsize), setup, values))
     run_code(path, after_setup=catch)
     return found
 

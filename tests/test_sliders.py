@@ -8,7 +8,7 @@ import pytest
 
 matplotlib.use("Agg")
 
-from conftest import ROOT
+from conftest import NOTEBOOKS, ROOT
 
 SETUP = (ROOT / "tools" / "setup_cell.py").read_text()
 
@@ -23,12 +23,20 @@ def setup_namespace(static):
     return ns
 
 
-def draw(fig, d_k, n):
+def draw(fig):
+    """Build once; update(d_k, n) draws n bars of height d_k."""
     ax = fig.subplots()
-    ax.bar(range(n), [d_k] * n)
+    bars = ax.bar(range(3), [0] * 3)
     ax.set_ylim(0, 10)
     ax.set_xlabel("key")
     ax.set_ylabel("height")
+
+    def update(d_k, n):
+        for i, bar in enumerate(bars):
+            bar.set_height(d_k)
+            bar.set_visible(i < n)
+        ax.set_xlim(-0.5, n - 0.5)
+    return update
 
 
 def test_static_sliders_hold_one_distinct_frame_per_setting():
@@ -61,9 +69,13 @@ def test_live_sliders_redraw_for_each_new_value_and_keep_seen_frames():
     ns = setup_namespace(static=False)
     seen = []
 
-    def record(fig, d_k, n):
-        seen.append((d_k, n))
-        draw(fig, d_k, n)
+    def record(fig):
+        update = draw(fig)
+
+        def recorded(d_k, n):
+            seen.append((d_k, n))
+            update(d_k, n)
+        return recorded
     box = ns["sliders"](record, figsize=(2, 2), d_k=[1, 4], n=[2, 3])
     header, picture = box.children
     assert seen == [(1, 2)]
@@ -72,6 +84,15 @@ def test_live_sliders_redraw_for_each_new_value_and_keep_seen_frames():
     assert seen[-1] == (4, 2) and picture.value != first
     header.children[0].value = 1          # back: the kept frame, not a new draw
     assert len(seen) == 2 and picture.value == first
+
+
+def test_a_frame_does_not_depend_on_the_frames_drawn_before_it():
+    ns = setup_namespace(static=False)
+    fresh = {p: ns["Frames"](draw, (2, 2)).render(d_k=p[0], n=p[1]) for p in [(1, 2), (8, 3)]}
+    frames = ns["Frames"](draw, (2, 2))
+    for p in [(8, 3), (1, 2), (8, 3)]:
+        assert frames.render(d_k=p[0], n=p[1]) == fresh[p]
+    assert fresh[(1, 2)] != fresh[(8, 3)]
 
 
 def test_describe_names_titles_labels_and_colour_scale():
@@ -98,3 +119,36 @@ def test_glue_accepts_python_and_numpy_numbers(value):
     import numpy as np
     ns = setup_namespace(static=False)
     ns["glue"]("x", np.float64(value))
+
+
+def chapter_figures(path):
+    """(setup, figsize, start, values) of every sliders(...) call in a chapter."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tools"))
+    from nbtools import run_code
+    found = []
+
+    def catch(ns):
+        ns["sliders"] = lambda setup, figsize=(8, 3.4), start=None, **values: found.append(
+            (ns["Frames"], setup, figsize, start, values))
+    run_code(path, after_setup=catch)
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_chapter_frame_is_the_same_whatever_was_drawn_before(path):
+    """Slider figures are built once and refilled per setting (fast); a setting
+    must still give the same picture as on a freshly built figure, or the live
+    and the HTML sliders would show different things depending on the path taken."""
+    figures = chapter_figures(path)
+    assert figures, f"{path.name}: no slider figure"
+    for Frames, setup, figsize, start, values in figures:
+        settings = [{k: v[0] for k, v in values.items()},
+                    {k: v[0] for k, v in values.items()} | (start or {}),
+                    {k: v[-1] for k, v in values.items()}]
+        fresh = [Frames(setup, figsize).render(**p) for p in settings]
+        frames = Frames(setup, figsize)
+        for i in [2, 0, 1, 2, 0]:
+            assert frames.render(**settings[i]) == fresh[i], (
+                f"{path.name} {setup.__name__}{settings[i]}: the picture depends on the frames drawn before it")
+        assert fresh[0] != fresh[2], f"{path.name} {setup.__name__}: smallest and largest setting look the same"
