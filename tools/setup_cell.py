@@ -100,6 +100,9 @@ class Frames:
     def render(self, **params):
         """The frame for these slider values, drawn now, as PNG bytes."""
         self.update(**params)
+        for ax in self.fig.axes:  # no minor ticks: skip looking for ones that overlap major ticks
+            for axis in (ax.xaxis, ax.yaxis):
+                axis.remove_overlapping_locs = not isinstance(axis.get_minor_locator(), mpl.ticker.NullLocator)
         buf = io.BytesIO()
         self.fig.savefig(buf, format="png", pil_kwargs={"compress_level": 1})
         return buf.getvalue()
