@@ -29,6 +29,20 @@ def median_ms(fn, repeats=5):
     return statistics.median(times)
 
 
+def reference_ms(repeats=30):
+    """Median ms of a fixed pure-Python loop: how fast this machine runs right now.
+
+    The machine's speed drifts (seen here: 12 ms in one spell, 19 ms in another),
+    and every timing drifts with it; the reports print this beside their tables.
+    """
+    def work():
+        s = 0
+        for i in range(200_000):
+            s += i * i
+        return s
+    return median_ms(work, repeats)
+
+
 def table(header, rows):
     """A Markdown table as a string."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -20,7 +20,7 @@ import notebooks
 import pages
 import slider_latency
 import static_sliders
-from _common import NOTEBOOKS, ROOT, table
+from _common import NOTEBOOKS, ROOT, reference_ms, table
 
 OUT = ROOT / "book" / "speed-results.md"
 
@@ -41,7 +41,9 @@ def main():
     print("notebooks ...", flush=True)
     notebook_rows = notebooks.measure(NOTEBOOKS)
     print("live sliders ...", flush=True)
+    speed_before = reference_ms()
     live_rows = slider_latency.measure()
+    speed_after = reference_ms()
     print("live sliders in JupyterLab ...", flush=True)
     lab_rows = live_sliders.measure()
     print("attention ...", flush=True)
@@ -92,6 +94,10 @@ def main():
         "then the PNG rendering) at the smallest and the largest setting of its sliders, the two "
         "alternating so every frame follows a change; the last column estimates when every frame has been "
         "drawn ahead in the kernel's idle time.",
+        f"Machine speed while this table was measured: a fixed pure-Python loop "
+        f"(`benchmarks/_common.py: reference_ms`) took {speed_before:.1f} ms before and "
+        f"{speed_after:.1f} ms after; the same loop has taken 12 ms in this machine's fast "
+        "spells and 19 ms in its slow ones, and every figure here scales with it.",
         table(["chapter", "figure", "sliders", "frames", "smallest (ms)", "largest (ms)",
                "all drawn ahead after (s)", f"largest ≤ {slider_latency.BUDGET_MS} ms"], live_rows),
         "## Live sliders in JupyterLab, as a reader moves them",
