@@ -32,8 +32,8 @@ def median_ms(fn, repeats=5):
 def reference_ms(repeats=30):
     """Median ms of a fixed pure-Python loop: how fast this machine runs right now.
 
-    The machine's speed drifts (seen here: 12 ms in one spell, 19 ms in another),
-    and every timing drifts with it; the reports print this beside their tables.
+    The machine's speed drifts from run to run, and every timing drifts with
+    it; the report prints this beside the live-slider table.
     """
     def work():
         s = 0

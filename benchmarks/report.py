@@ -96,8 +96,8 @@ def main():
         "drawn ahead in the kernel's idle time.",
         f"Machine speed while this table was measured: a fixed pure-Python loop "
         f"(`benchmarks/_common.py: reference_ms`) took {speed_before:.1f} ms before and "
-        f"{speed_after:.1f} ms after; the same loop has taken 12 ms in this machine's fast "
-        "spells and 19 ms in its slow ones, and every figure here scales with it.",
+        f"{speed_after:.1f} ms after. This loop's time drifts from run to run on the same "
+        "machine, and every figure here drifts with it.",
         table(["chapter", "figure", "sliders", "frames", "smallest (ms)", "largest (ms)",
                "all drawn ahead after (s)", f"largest ≤ {slider_latency.BUDGET_MS} ms"], live_rows),
         "## Live sliders in JupyterLab, as a reader moves them",
