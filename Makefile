@@ -6,6 +6,15 @@ BIN    := $(VENV)/bin
 # The book is built with warnings as errors, so a broken reference or a
 # failing notebook never reaches a reader.
 JB_FLAGS ?= -W -n --keep-going
+# JUnit reports of the test steps, read by the summary that ends `make test`
+REPORTS := _build/test-reports
+NBVAL   := -p no:randomly --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# A second numeric configuration for nbval: a generic OpenBLAS kernel, one BLAS
+# thread, numpy's SIMD loops narrowed to its baseline. Stored outputs must not
+# depend on the CPU, the BLAS kernel or the thread count; this run proves it.
+ALT_CORE    := $(if $(filter aarch64 arm64,$(shell uname -m)),ARMV8,Prescott)
+ALT_NUMERIC := OPENBLAS_CORETYPE=$(ALT_CORE) OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 \
+               NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR ASIMDHP ASIMDDP ASIMDFHM SVE"
 
 .PHONY: book test lab sync execute font install-torch test-unit test-notebooks test-browser test-colab bench clean help
 
@@ -43,8 +52,11 @@ sync: $(VENV)/.book-installed
 execute: $(VENV)/.book-installed
 	$(BIN)/python tools/nbtools.py execute
 
-# regenerate the CJK subset font (needs Debian's fonts-noto-cjk)
+# regenerate the CJK subset fonts from the book's own text (figures: .otf; the
+# HTML book: .woff2). Reads Debian's fonts-noto-cjk, installed here when root.
 font: $(VENV)/.book-installed
+	test -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 	$(BIN)/python tools/make_font.py
 
 # PyTorch for the cross-checks (CI does this; without it they are skipped)
@@ -54,16 +66,20 @@ install-torch: $(VENV)/.test-installed
 # structure, course, slider helper, properties, PyTorch cross-checks
 test-unit: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser \
-	  --ignore=tests/live --ignore=tests/compat
+	  --ignore=tests/live --ignore=tests/compat --junitxml=$(REPORTS)/unit.xml
 
+# nbval twice against the same stored outputs: as the machine is, then under
+# the second numeric configuration (ALT_NUMERIC above)
 test-notebooks: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly --nbval --nbval-current-env \
-	  --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/
+	$(BIN)/python tools/numeric_config.py
+	$(BIN)/python -m pytest $(NBVAL) --junitxml=$(REPORTS)/notebooks.xml notebooks/
+	env $(ALT_NUMERIC) $(BIN)/python tools/numeric_config.py
+	env $(ALT_NUMERIC) $(BIN)/python -m pytest $(NBVAL) --junitxml=$(REPORTS)/notebooks-alt.xml notebooks/
 
 # the built book in Chromium, and a chapter per part in JupyterLab with a live kernel
 test-browser: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly tests/browser
-	$(BIN)/python -m pytest -p no:randomly tests/live
+	$(BIN)/python -m pytest -p no:randomly tests/browser --junitxml=$(REPORTS)/browser.xml
+	$(BIN)/python -m pytest -p no:randomly tests/live --junitxml=$(REPORTS)/live.xml
 
 # every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
 .venv-colab/.installed: requirements-colab.txt
@@ -73,17 +89,15 @@ test-browser: $(VENV)/.test-installed
 	touch $@
 
 test-colab: .venv-colab/.installed
-	.venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider tests/compat
+	.venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider tests/compat \
+	  --junitxml=$(REPORTS)/colab.xml
 
-# every test: unit and structure tests, notebooks (nbval, strict), the book
-# built with warnings as errors, the built book and live JupyterLab in
-# headless Chromium, and the notebooks under Colab's versions
+# every test: unit and structure tests, notebooks (nbval, strict, under two
+# numeric configurations), the book built with warnings as errors, the built
+# book and live JupyterLab in headless Chromium, and the notebooks under Colab's
+# versions. Every step runs; a summary (counts, skips and how to turn them on) ends it.
 test: $(VENV)/.test-installed
-	$(MAKE) test-unit
-	$(MAKE) test-notebooks
-	$(MAKE) book
-	$(MAKE) test-browser
-	$(MAKE) test-colab
+	MAKE="$(MAKE)" $(BIN)/python tools/run_tests.py
 
 # benchmarks: every budget of the book measured (about 25 min, `make test`
 # included), written to book/speed-results.md, shown by the rebuilt book's
