@@ -1,9 +1,11 @@
 """The book's attention, as the notebooks define it, against PyTorch on the CPU.
 
-Loads `attention` and `multi_head_attention` from chapter 5 and
-`tiled_attention` from chapter 9 by running the notebooks' code, and compares
-them with torch.nn.functional.scaled_dot_product_attention and
-torch.nn.MultiheadAttention. Tolerances are PyTorch's own for attention.
+Loads `attention` and `multi_head_attention` from chapter 5,
+`tiled_attention` from chapter 9 and `conv_same` from chapter 10 by running the
+notebooks' code, and compares them with
+torch.nn.functional.scaled_dot_product_attention, torch.nn.MultiheadAttention
+and torch.nn.functional.conv2d(padding='same'). Tolerances are PyTorch's own
+for attention.
 Without torch these tests are skipped with the reason; under CI=true a
 missing torch is an error (CI installs requirements-torch.txt).
 """
@@ -142,3 +144,43 @@ def test_tiled_attention_matches_torch(n, d_k, block, causal, dtype):
     O = tiled()(Q, K, V, block_size=block, causal=causal)
     assert O.dtype == dtype
     np.testing.assert_allclose(O, sdpa(Q, K, V, is_causal=causal), **TOL[dtype])
+
+
+BATCHES = [  # leading dimensions of (Q, K, V): on any of them, broadcast against each other
+    ((), (), (2,)), ((2,), (), ()), ((), (2,), ()), ((2,), (2,), ()), ((3, 1), (2,), ()),
+    ((), (1, 2), (3, 1)), ((2, 1, 3), (), (4, 1)),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
+@pytest.mark.parametrize("batches", BATCHES, ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+def test_batch_dimensions_on_any_input_broadcast_like_torch(ch5, batches, causal, dtype):
+    rng = np.random.default_rng(9)
+    (b_q, b_k, b_v), (n_q, n_k, d_k, d_v) = batches, (5, 7, 8, 3)
+    Q = rng.standard_normal((*b_q, n_q, d_k)).astype(dtype)
+    K = rng.standard_normal((*b_k, n_k, d_k)).astype(dtype)
+    V = rng.standard_normal((*b_v, n_k, d_v)).astype(dtype)
+    expected = sdpa(Q, K, V, is_causal=causal)
+    for O in (ch5["attention"](Q, K, V, causal=causal)[0],
+              tiled()(Q, K, V, block_size=3, causal=causal)):
+        assert O.shape == expected.shape and O.dtype == dtype
+        np.testing.assert_allclose(O, expected, **TOL[dtype])
+
+
+@pytest.mark.filterwarnings("ignore:Using padding='same' with even kernel")  # torch pads a copy
+@pytest.mark.parametrize("H,W", [(9, 11), (3, 4)])
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6, 7])
+def test_conv_same_matches_torch_padding_same(k, H, W):
+    try:
+        conv_same = namespace("10_channel_spatial_attention")["conv_same"]
+    except StopIteration:
+        pytest.skip("chapter 10 (conv_same) is not in the book yet")
+    rng = np.random.default_rng(10 + k)
+    x, kernel = rng.standard_normal((2, H, W)), rng.standard_normal((2, k, k))
+    with torch.no_grad():
+        expected = F.conv2d(torch.from_numpy(x)[None], torch.from_numpy(kernel)[None],
+                            padding="same")[0, 0].numpy()
+    out = conv_same(x, kernel)
+    assert out.shape == (H, W)
+    np.testing.assert_allclose(out, expected, **TOL[np.float64])

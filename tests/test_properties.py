@@ -1,12 +1,14 @@
 """Properties every correct attention must have, checked with hypothesis on the
 functions the chapters define (chapter 5's softmax and attention, chapter 9's
-tiled attention), and clear errors for input that does not fit."""
+plain, tiled and online-softmax code, chapter 10's convolution): what each
+docstring promises, batch dimensions included, and clear errors for input
+that does not fit."""
 import math
 import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -118,3 +120,170 @@ def test_bad_input_is_named_in_a_value_error(args, kwargs, names):
         attention(*args, **kwargs)
     for pattern in names:
         assert re.search(pattern, str(err.value)), f"{pattern!r} not in: {err.value}"
+
+
+# --- batch dimensions broadcast, as the docstrings promise ----------------------
+def chapter(stem):
+    """The definitions of a chapter, or a skip while it is not in the book."""
+    try:
+        return namespace(stem)
+    except StopIteration:
+        pytest.skip(f"chapter {stem} is not in the book yet")
+
+
+def reference(Q, K, V, mask=None, causal=False):
+    """softmax(Q Kᵀ / √d_k) V by plain numpy broadcasting (einsum), in float64.
+
+    mask: boolean, True = may attend; a query with no allowed key gets output 0."""
+    Q, K, V = (X.astype(np.float64) for X in (Q, K, V))
+    S = np.einsum("...id,...jd->...ij", Q, K) / np.sqrt(Q.shape[-1])
+    allowed = np.ones(S.shape[-2:], bool)
+    if causal:
+        allowed = np.tril(allowed)
+    if mask is not None:
+        allowed = allowed & mask
+    S = np.where(allowed, S, -np.inf)
+    top = S.max(axis=-1, keepdims=True)
+    E = np.exp(S - np.where(np.isneginf(top), 0, top))
+    total = E.sum(axis=-1, keepdims=True)
+    return np.einsum("...ij,...jd->...id", E / np.where(total > 0, total, 1), V)
+
+
+def tolerance(dtype):
+    return {"atol": 1e-5} if dtype == np.float32 else {"atol": 1e-12}
+
+
+@st.composite
+def batched(draw, with_mask=True):
+    """Q, K, V (and a boolean mask or None), each with its own leading batch
+    dimensions: any of them may lack some or all of them, or have size 1 where
+    the others do not. The mask broadcasts to the batch of Q, K and V."""
+    dtype = draw(st.sampled_from([np.float32, np.float64]))
+    elements = st.floats(-3, 3, width=np.finfo(dtype).bits)
+    n_q, n_k, d_k, d_v = (draw(st.integers(1, 6)) for _ in range(4))
+
+    def own(batch):   # a shape that broadcasts to `batch`: a suffix, some sizes set to 1
+        kept = batch[len(batch) - draw(st.integers(0, len(batch))):]
+        return tuple(draw(st.sampled_from([b, 1])) for b in kept)
+
+    batch = tuple(draw(st.lists(st.integers(1, 3), max_size=3)))
+    Q = draw(arrays(dtype, own(batch) + (n_q, d_k), elements=elements))
+    K = draw(arrays(dtype, own(batch) + (n_k, d_k), elements=elements))
+    V = draw(arrays(dtype, own(batch) + (n_k, d_v), elements=elements))
+    if not with_mask:
+        return Q, K, V
+    qkv_batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    mask = draw(st.none() | arrays(bool, own(qkv_batch) + (n_q, n_k)))
+    return Q, K, V, mask
+
+
+@given(batched(), st.booleans())
+def test_chapter5_attention_broadcasts_batch_dimensions(data, causal):
+    Q, K, V, mask = data
+    O, A = attention(Q, K, V, mask=mask, causal=causal)
+    assert O.dtype == Q.dtype
+    np.testing.assert_allclose(O, reference(Q, K, V, mask, causal), **tolerance(Q.dtype))
+
+
+@given(batched(with_mask=False), st.booleans())
+def test_chapter9_attention_broadcasts_batch_dimensions(data, causal):
+    Q, K, V = data
+    O = chapter("09_exact_attention_linear_memory")["attention"](Q, K, V, causal)
+    np.testing.assert_allclose(O, reference(Q, K, V, causal=causal), **tolerance(Q.dtype))
+
+
+@given(batched(with_mask=False), st.integers(1, 8), st.booleans())
+def test_tiled_attention_broadcasts_batch_dimensions(data, block, causal):
+    Q, K, V = data
+    O = tiled()(Q, K, V, block_size=block, causal=causal)
+    assert O.dtype == Q.dtype
+    np.testing.assert_allclose(O, reference(Q, K, V, causal=causal), **tolerance(Q.dtype))
+
+
+# --- K that does not fit V (or Q) is refused, not silently cut -----------------
+def loops_or_tiled(name):
+    return attention_loops if name == "attention_loops" else tiled()
+
+
+@pytest.mark.parametrize("name", ["attention_loops", "tiled_attention"])
+@given(n_q=dims, n_k=dims, n_v=dims, d_k=dims, d_v=dims)
+def test_k_and_v_with_different_numbers_of_rows_are_refused(name, n_q, n_k, n_v, d_k, d_v):
+    if n_k == n_v:
+        n_v += 1
+    Q, K, V = np.ones((n_q, d_k)), np.ones((n_k, d_k)), np.ones((n_v, d_v))
+    with pytest.raises(ValueError) as err:
+        loops_or_tiled(name)(Q, K, V)
+    for shape in (K.shape, V.shape):
+        assert str(shape) in str(err.value), f"{shape} not in: {err.value}"
+
+
+@pytest.mark.parametrize("name", ["attention_loops", "tiled_attention"])
+@given(n_q=dims, n_k=dims, d_q=dims, d_k=dims, d_v=dims)
+def test_q_and_k_with_different_d_k_are_refused(name, n_q, n_k, d_q, d_k, d_v):
+    if d_q == d_k:
+        d_k += 1
+    Q, K, V = np.ones((n_q, d_q)), np.ones((n_k, d_k)), np.ones((n_k, d_v))
+    with pytest.raises(ValueError) as err:
+        loops_or_tiled(name)(Q, K, V)
+    for shape in (Q.shape, K.shape):
+        assert str(shape) in str(err.value), f"{shape} not in: {err.value}"
+
+
+# --- the online softmax: blocks that are all −inf (masked) ----------------------
+@st.composite
+def rows_with_minus_inf(draw):
+    """Score rows S (rows, n) and a block size; some entries −inf, and some rows
+    start with whole blocks of −inf (or are −inf everywhere)."""
+    block, rows = draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    n = draw(st.integers(1, 20))
+    S = draw(arrays(np.float64, (rows, n), elements=st.one_of(unit, st.just(-np.inf))))
+    for r in range(rows):
+        S[r, :block * draw(st.integers(0, 4))] = -np.inf     # leading blocks all −inf
+    return S, block
+
+
+@given(rows_with_minus_inf())
+@example((np.array([[-np.inf, -np.inf, 1.0, 2.0, 0.5]]), 2))
+@example((np.full((1, 5), -np.inf), 2))
+def test_online_stats_survive_blocks_that_are_all_minus_inf(data):
+    S, block = data
+    ns = chapter("09_exact_attention_linear_memory")
+    M, L = ns["online_stats"](S, block)
+    for r, s in enumerate(S):
+        ms, ls = ns["online_softmax_stats"](s, block)
+        for t, end in enumerate(range(block, len(s) + block, block)):
+            seen = s[:end]                 # the keys read after block t
+            m = np.max(seen)
+            l = np.exp(seen - m).sum() if m > -np.inf else 0.0   # nothing allowed yet: 0
+            assert ms[t] == M[t, r] == m
+            np.testing.assert_allclose([ls[t], L[t, r]], l, rtol=1e-12)
+            if m > -np.inf:                # m + log l is the log-sum-exp of the row
+                np.testing.assert_allclose(m + np.log(ls[t]), np.logaddexp.reduce(seen), atol=1e-12)
+
+
+# --- chapter 10: a 'same' convolution keeps the size, for any kernel size -----
+def conv_reference(x, kernel):
+    """Correlation of x (c, H, W) with kernel (c, k, k), zero outside x, by loops.
+
+    Output (i, j) is centred on pixel (i, j): the window starts (k - 1) // 2
+    rows above and columns left of it (for even k it reaches one further
+    down and right, as PyTorch's padding='same')."""
+    c, H, W = x.shape
+    k = kernel.shape[-1]
+    before = (k - 1) // 2
+    out = np.zeros((H, W))
+    for i, j, ch, a, b in np.ndindex(H, W, c, k, k):
+        y, z = i + a - before, j + b - before
+        if 0 <= y < H and 0 <= z < W:
+            out[i, j] += x[ch, y, z] * kernel[ch, a, b]
+    return out
+
+
+@given(st.integers(1, 3), st.integers(1, 8), st.integers(1, 8), st.integers(1, 6), st.data())
+def test_conv_same_keeps_the_size_for_odd_and_even_kernels(c, H, W, k, data):
+    conv_same = chapter("10_channel_spatial_attention")["conv_same"]
+    x = data.draw(arrays(np.float64, (c, H, W), elements=unit))
+    kernel = data.draw(arrays(np.float64, (c, k, k), elements=unit))
+    out = conv_same(x, kernel)
+    assert out.shape == (H, W)
+    np.testing.assert_allclose(out, conv_reference(x, kernel), atol=1e-12)
