@@ -2,6 +2,7 @@
 seeded, and is stored executed from top to bottom with clean outputs."""
 import ast
 import re
+from pathlib import Path
 
 import yaml
 from fontTools.ttLib import TTFont
@@ -9,7 +10,7 @@ from fontTools.ttLib import TTFont
 from conftest import NOTEBOOKS, ROOT, calls, code_cells, read
 
 SETUP = (ROOT / "tools" / "setup_cell.py").read_text().strip()
-CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 def toc_files():
@@ -95,12 +96,51 @@ def test_every_glued_number_is_computed(notebook):
     assert not never, f"{path.name}: text quotes numbers never glued: {never}"
 
 
-def test_font_covers_every_chinese_character_in_figures():
-    cmap = TTFont(ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf").getBestCmap()
-    for path in NOTEBOOKS:
-        for cell in code_cells(read(path)):
-            missing = {ch for ch in CJK.findall(cell.source) if ord(ch) not in cmap}
-            assert not missing, f"{path.name}: the book font lacks {missing}; run `make font`"
+def book_text_files():
+    """Every text file of the book in git (chapters, pages, config, tools, tests,
+    translations), without vendored code and the fonts themselves."""
+    import subprocess
+    try:
+        names = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True,
+                               check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):   # not a git checkout
+        names = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()
+                 and not any(part.startswith((".", "_build")) for part in p.relative_to(ROOT).parts)]
+    skip = ("book/_assets/vendor/", "notebooks/fonts/", "book/_assets/fonts/")
+    suffixes = {".ipynb", ".md", ".py", ".yml", ".yaml", ".po", ".pot", ".html", ".css", ".js",
+                ".bib", ".txt", ".cfg"}
+    return [ROOT / n for n in names if not n.startswith(skip) and Path(n).suffix in suffixes
+            and (ROOT / n).exists()]
+
+
+def test_both_book_fonts_cover_every_chinese_character_the_book_uses():
+    """Figures (matplotlib, .otf) and the HTML book (.woff2): no character drawn as a box."""
+    used = {}
+    for path in book_text_files():
+        for ch in CJK.findall(path.read_text(encoding="utf-8", errors="ignore")):
+            used.setdefault(ch, path.relative_to(ROOT))
+    assert len(used) > 200, f"only {len(used)} Chinese characters found: is the scan broken?"
+    for font in (ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf",
+                 ROOT / "book" / "_assets" / "fonts" / "BookCJK-Regular.woff2",
+                 ROOT / "book" / "_assets" / "fonts" / "BookCJK-Bold.woff2"):
+        cmap = TTFont(font).getBestCmap()
+        missing = {ch: str(where) for ch, where in used.items() if ord(ch) not in cmap}
+        assert not missing, f"{font.name} lacks {missing}; run `make font`"
+
+
+def test_web_font_is_within_budget_and_licensed():
+    fonts = sorted((ROOT / "book" / "_assets" / "fonts").glob("*.woff2"))
+    assert [f.name for f in fonts] == ["BookCJK-Bold.woff2", "BookCJK-Regular.woff2"]
+    assert all(f.read_bytes()[:4] == b"wOF2" for f in fonts), "not WOFF2 files"
+    size = sum(f.stat().st_size for f in fonts)
+    assert size <= 1.5 * 1024 * 1024, f"web fonts {size} bytes: over 1.5 MB"
+    assert "SIL OPEN FONT LICENSE" in (fonts[0].parent / "LICENSE.txt").read_text().upper()
+    css = (ROOT / "book" / "_assets" / "cjk-font.css").read_text()
+    assert css.count("@font-face") == 2 and all(f"fonts/{f.name}" in css for f in fonts)
+    for var in ("--pst-font-family-base", "--pst-font-family-heading"):
+        assert re.search(var + r':[^;]*"Attention Book CJK"', css), f"{var} does not fall back to the book font"
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert "cjk-font.css" in config["sphinx"]["config"]["html_css_files"]
 
 
 def test_github_workflow_tests_with_the_project_commands_and_publishes_the_tested_book():

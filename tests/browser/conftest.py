@@ -48,9 +48,15 @@ def server():
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
+    """One Playwright driver for the session (it cannot be started twice at once)."""
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()
