@@ -111,3 +111,76 @@ def test_every_figure_has_alt_text(notebook):
         alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt", "")
         if shows:
             assert len(alt) > 20, f"{path.name}: a figure without alt text: {cell.source[:60]!r}"
+
+
+# --- quizzes that cannot be guessed -------------------------------------------
+def quiz_questions():
+    """(chapter, options, index of the right option) of every quiz question."""
+    import ast
+    found = []
+    for path in NOTEBOOKS:
+        for cell in code_cells(read(path)):
+            for call in calls(cell.source, "quiz"):
+                found.append((path.stem[:2], ast.literal_eval(call.args[1]), ast.literal_eval(call.args[2])))
+    return found
+
+
+def test_quiz_answers_cannot_be_guessed_from_length_or_position():
+    questions = quiz_questions()
+    assert len(questions) >= 20
+    # the right option is the longest about as often as chance would have it: in at
+    # most a third of the questions, and not never (then "never the longest" gives it away)
+    longest = [c for c, opts, right in questions if len(opts[right]) == max(map(len, opts))]
+    assert len(questions) / 8 <= len(longest) <= len(questions) / 3, \
+        f"the right option is the longest in {len(longest)} of {len(questions)} questions: {longest}"
+    positions = [right for _, _, right in questions]
+    for p in set(positions):
+        assert positions.count(p) <= len(questions) / 2, \
+            f"option {p + 1} is right in {positions.count(p)} of {len(questions)} questions"
+    for chapter, opts, _ in questions:
+        lengths = [len(o) for o in opts]
+        assert min(lengths) >= 0.5 * max(lengths), \
+            f"chapter {chapter}: options of very different lengths {lengths}: {opts}"
+
+
+# --- numeric exercises: stated precision, rounded answers accepted ---------------
+def numeric_exercises():
+    """(chapter stem, exercise id, decimals stated in its prompt or None) for every
+    exercise whose solution is a number or an array of numbers that are not all whole."""
+    found = []
+    for path in NOTEBOOKS:
+        for prompt, *_ in exercises(read(path)):
+            label = re.search(r":label: ch(\d\d)-ex(\d+)", prompt.source)
+            stated = re.search(r"\bto (\d+) decimal places?\b", prompt.source)
+            found.append((path.stem, f"{label[1]}_{label[2]}", int(stated[1]) if stated else None))
+    return found
+
+
+@pytest.mark.parametrize("stem,exercise,decimals", numeric_exercises(),
+                         ids=[e for _, e, _ in numeric_exercises()])
+def test_numeric_exercises_state_their_precision_and_accept_rounded_answers(stem, exercise, decimals):
+    ns = namespace(stem)
+    check, solution = ns[f"check_{exercise}"], ns[f"solution_{exercise}"]
+    if callable(solution) or not np.issubdtype(np.asarray(solution).dtype, np.number) \
+            or np.all(np.asarray(solution) == np.round(np.asarray(solution))):
+        return                           # code, or whole numbers: exact answers
+    assert decimals is not None, f"exercise {exercise}: say 'to N decimal places' in its prompt"
+    given = np.round(np.asarray(solution, dtype=float), decimals)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert bool(check(given)), f"check_{exercise} rejects the solution rounded to {decimals} places"
+        assert not bool(check(given + 3 * 10.0 ** -decimals)), f"check_{exercise} accepts 3 units off"
+    assert "rounding" in out.getvalue(), \
+        f"check_{exercise} should say 'rounding' for an answer 3 units off: {out.getvalue()}"
+
+
+# --- reading flow: the mechanism in view, figure code folded ---------------------
+def test_visible_code_cells_are_short_and_figure_code_is_folded(notebook):
+    path, nb = notebook
+    for cell in code_cells(nb):
+        hidden = tags(cell) & {"hide-input", "remove-input", "remove-cell"}
+        if "figure-code" in tags(cell):
+            assert "hide-input" in tags(cell) and cell.metadata.get("jupyter", {}).get("source_hidden"), \
+                f"{path.name}: figure code not folded (run make sync): {cell.source[:60]!r}"
+        if not hidden:
+            lines = len(cell.source.splitlines())
+            assert lines <= 30, f"{path.name}: a visible code cell of {lines} lines: {cell.source[:60]!r}"

@@ -27,7 +27,9 @@ def notebooks(args=()):
 
 
 def tidy_exercises(nb):
-    """Solutions and checking code stay folded until the reader opens them."""
+    """Solutions, checking code and figure code (cells tagged `figure-code`) stay
+    folded until the reader opens them: `hide-input` in the book, collapsed in
+    Jupyter and Colab (jupyter.source_hidden)."""
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -37,7 +39,9 @@ def tidy_exercises(nb):
                 tags.append("remove-input")
             cell.metadata["jupyter"] = {"source_hidden": True}
             continue
-        if "solution" in tags:
+        if "figure-code" in tags:      # code that only draws a figure: not the mechanism
+            what = "figure code"
+        elif "solution" in tags:
             what = "solution"
         elif cell.source.lstrip().startswith("def check_"):
             what = "checking code"

@@ -266,6 +266,27 @@ def feedback(answer, rules):
     return Verdict(True)
 
 
+def rounded(expected, decimals, otherwise="Not quite."):
+    """A rule for feedback(): the answer equals `expected` given to `decimals`
+    decimal places (every entry within half a unit of the last place).
+
+    An answer just outside that (within ten units of the last place) is told to
+    check its rounding; anything further gets the message `otherwise`.
+    """
+    expected = np.asarray(expected, dtype=float)
+    unit = 10.0 ** -decimals
+
+    def off(a):
+        return float(np.max(np.abs(np.asarray(a, dtype=float) - expected)))
+
+    def message(a):
+        if np.shape(a) == expected.shape and off(a) <= 10 * unit:
+            return (f"Close, but off by {off(a):.1g}: check your rounding "
+                    f"({decimals} decimal place{'s' if decimals != 1 else ''} asked for).")
+        return otherwise(a) if callable(otherwise) else otherwise
+    return (lambda a: np.shape(a) == expected.shape and off(a) <= 0.5 * unit * (1 + 1e-9), message)
+
+
 def quiz(question, options, correct, explanations):
     """A multiple-choice question; choosing an option shows why it is right or wrong.
 
