@@ -201,32 +201,29 @@ def test_tiled_attention_broadcasts_batch_dimensions(data, block, causal):
 
 
 # --- K that does not fit V (or Q) is refused, not silently cut -----------------
-def loops_or_tiled(name):
-    return attention_loops if name == "attention_loops" else tiled()
+def assert_refused(name, Q, K, V, named):
+    """attention_loops or tiled_attention raises a ValueError naming the shapes `named`."""
+    function = attention_loops if name == "attention_loops" else tiled()
+    with pytest.raises(ValueError) as err:
+        function(Q, K, V)
+    for shape in named:
+        assert str(shape) in str(err.value), f"{shape} not in: {err.value}"
 
 
 @pytest.mark.parametrize("name", ["attention_loops", "tiled_attention"])
 @given(n_q=dims, n_k=dims, n_v=dims, d_k=dims, d_v=dims)
 def test_k_and_v_with_different_numbers_of_rows_are_refused(name, n_q, n_k, n_v, d_k, d_v):
-    if n_k == n_v:
-        n_v += 1
-    Q, K, V = np.ones((n_q, d_k)), np.ones((n_k, d_k)), np.ones((n_v, d_v))
-    with pytest.raises(ValueError) as err:
-        loops_or_tiled(name)(Q, K, V)
-    for shape in (K.shape, V.shape):
-        assert str(shape) in str(err.value), f"{shape} not in: {err.value}"
+    n_v += n_k == n_v
+    K, V = np.ones((n_k, d_k)), np.ones((n_v, d_v))
+    assert_refused(name, np.ones((n_q, d_k)), K, V, named=(K.shape, V.shape))
 
 
 @pytest.mark.parametrize("name", ["attention_loops", "tiled_attention"])
 @given(n_q=dims, n_k=dims, d_q=dims, d_k=dims, d_v=dims)
 def test_q_and_k_with_different_d_k_are_refused(name, n_q, n_k, d_q, d_k, d_v):
-    if d_q == d_k:
-        d_k += 1
-    Q, K, V = np.ones((n_q, d_q)), np.ones((n_k, d_k)), np.ones((n_k, d_v))
-    with pytest.raises(ValueError) as err:
-        loops_or_tiled(name)(Q, K, V)
-    for shape in (Q.shape, K.shape):
-        assert str(shape) in str(err.value), f"{shape} not in: {err.value}"
+    d_k += d_q == d_k
+    Q, K = np.ones((n_q, d_q)), np.ones((n_k, d_k))
+    assert_refused(name, Q, K, np.ones((n_k, d_v)), named=(Q.shape, K.shape))
 
 
 # --- the online softmax: blocks that are all −inf (masked) ----------------------
