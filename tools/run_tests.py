@@ -9,6 +9,7 @@ to _build/test-reports/, from which the summary takes its counts and the reason
 for every group of skipped tests, with the command that turns the group on.
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -47,7 +48,10 @@ def counts(report):
         elif "skipped" in children:
             c["skipped"] += 1
             msg = children["skipped"].get("message", "").removeprefix("Skipped: ")
-            group = f"{report.stem}: {case.get('classname', '')}"
+            if msg == "collection skipped":   # a whole module: the reason is in the text
+                found = re.search(r"Skipped: (.*?)['\"]\)?$", children["skipped"].text or "")
+                msg = found[1] if found else msg
+            group = f"{report.stem}: {case.get('classname') or case.get('name', '')}"
             skipped[(group, msg.strip())] += 1
         else:
             c["passed"] += 1
