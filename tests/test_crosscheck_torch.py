@@ -131,7 +131,7 @@ def test_multi_head_matches_torch_multihead_attention(ch5, dtype, d_model, h, n_
 
 def tiled():
     try:
-        return namespace("09_exact_attention_linear_memory")["tiled_attention"]
+        return namespace("10_exact_attention_linear_memory")["tiled_attention"]
     except (StopIteration, KeyError):
         pytest.skip("chapter 9 (tiled_attention) is not in the book yet")
 
@@ -173,7 +173,7 @@ def test_batch_dimensions_on_any_input_broadcast_like_torch(ch5, batches, causal
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6, 7])
 def test_conv_same_matches_torch_padding_same(k, H, W):
     try:
-        conv_same = namespace("10_channel_spatial_attention")["conv_same"]
+        conv_same = namespace("11_channel_spatial_attention")["conv_same"]
     except StopIteration:
         pytest.skip("chapter 10 (conv_same) is not in the book yet")
     rng = np.random.default_rng(10 + k)

@@ -91,7 +91,7 @@ def test_loops_and_matrix_form_agree(data):
 
 def tiled():
     try:
-        return namespace("09_exact_attention_linear_memory")["tiled_attention"]
+        return namespace("10_exact_attention_linear_memory")["tiled_attention"]
     except (StopIteration, KeyError):
         pytest.skip("chapter 9 (tiled_attention) is not in the book yet")
 
@@ -188,7 +188,7 @@ def test_chapter5_attention_broadcasts_batch_dimensions(data, causal):
 @given(batched(with_mask=False), st.booleans())
 def test_chapter9_attention_broadcasts_batch_dimensions(data, causal):
     Q, K, V = data
-    O = chapter("09_exact_attention_linear_memory")["attention"](Q, K, V, causal)
+    O = chapter("10_exact_attention_linear_memory")["attention"](Q, K, V, causal)
     np.testing.assert_allclose(O, reference(Q, K, V, causal=causal), **tolerance(Q.dtype))
 
 
@@ -244,7 +244,7 @@ def rows_with_minus_inf(draw):
 @example((np.full((1, 5), -np.inf), 2))
 def test_online_stats_survive_blocks_that_are_all_minus_inf(data):
     S, block = data
-    ns = chapter("09_exact_attention_linear_memory")
+    ns = chapter("10_exact_attention_linear_memory")
     M, L = ns["online_stats"](S, block)
     for r, s in enumerate(S):
         ms, ls = ns["online_softmax_stats"](s, block)
@@ -278,7 +278,7 @@ def conv_reference(x, kernel):
 
 @given(st.integers(1, 3), st.integers(1, 8), st.integers(1, 8), st.integers(1, 6), st.data())
 def test_conv_same_keeps_the_size_for_odd_and_even_kernels(c, H, W, k, data):
-    conv_same = chapter("10_channel_spatial_attention")["conv_same"]
+    conv_same = chapter("11_channel_spatial_attention")["conv_same"]
     x = data.draw(arrays(np.float64, (c, H, W), elements=unit))
     kernel = data.draw(arrays(np.float64, (c, k, k), elements=unit))
     out = conv_same(x, kernel)

@@ -110,7 +110,7 @@ def test_quiz_answers_explain_themselves_offline(browser, server, page):
 @pytest.mark.parametrize("query, expected", [
     ("自注意力", "05_self_attention"), ("多头注意力", "05_self_attention"),
     ("self-attention", "04_attention_vs_self_attention"), ("softmax", "02_attention_scores"),
-    ("因果掩码", "05_self_attention"), ("squeeze-and-excitation", "10_channel_spatial_attention")])
+    ("因果掩码", "05_self_attention"), ("squeeze-and-excitation", "11_channel_spatial_attention")])
 def test_search_finds_english_and_chinese_terms(browser, server, query, expected):
     ctx, tab, log = visit(browser, server, f"search.html?q={query}")
     try:

@@ -17,8 +17,8 @@ from lab import jupyterlab, open_and_run_all  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # one chapter from each part of the book
-CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "08_costs",
-                         "09_exact_attention_linear_memory"]
+CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "09_costs",
+                         "10_exact_attention_linear_memory"]
             if (ROOT / "notebooks" / f"{c}.ipynb").exists()]
 
 if not CHROMIUM:
