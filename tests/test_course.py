@@ -184,3 +184,31 @@ def test_visible_code_cells_are_short_and_figure_code_is_folded(notebook):
         if not hidden:
             lines = len(cell.source.splitlines())
             assert lines <= 30, f"{path.name}: a visible code cell of {lines} lines: {cell.source[:60]!r}"
+
+
+# --- code carried over from an earlier chapter stays identical ---------------------
+def test_carried_over_code_is_identical_to_the_chapter_it_comes_from(notebook):
+    """A cell tagged `carried-over` repeats an earlier chapter's functions so the
+    notebook runs alone; each function must be that chapter's, character for character."""
+    import ast
+    path, nb = notebook
+    carried = [c for c in code_cells(nb) if "carried-over" in tags(c)]
+    if not carried:
+        return
+    earlier = {}
+    for other in NOTEBOOKS:
+        if other == path:
+            break
+        for cell in code_cells(read(other)):
+            for node in ast.parse(cell.source).body:
+                if isinstance(node, ast.FunctionDef):
+                    earlier[node.name] = (other.stem, ast.get_source_segment(cell.source, node))
+    for cell in carried:
+        assert "hide-input" in tags(cell) and cell.metadata.get("jupyter", {}).get("source_hidden"), \
+            f"{path.name}: carried-over code must be folded (run tools/nbtools.py sync)"
+        for node in ast.parse(cell.source).body:
+            assert isinstance(node, ast.FunctionDef), f"{path.name}: carried-over cells hold functions only"
+            assert node.name in earlier, f"{path.name}: {node.name} is not defined in an earlier chapter"
+            stem, source = earlier[node.name]
+            assert ast.get_source_segment(cell.source, node) == source, \
+                f"{path.name}: {node.name} differs from chapter {stem}'s; copy it again"

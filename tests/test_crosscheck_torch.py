@@ -38,6 +38,11 @@ def ch5():
     return namespace("05_self_attention")
 
 
+@pytest.fixture(scope="module")
+def ch6():
+    return namespace("06_positions_and_heads")
+
+
 def draw(shape, dtype, seed):
     batch, n_q, n_k, d_k, d_v = shape
     rng = np.random.default_rng(seed)
@@ -108,7 +113,7 @@ def test_fully_masked_rows_give_zeros_like_pytorch(ch5, dtype):
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
 @pytest.mark.parametrize("d_model,h,n_q,n_kv,causal", [
     (8, 1, 5, 5, False), (16, 4, 7, 7, True), (32, 8, 6, 11, False), (64, 2, 20, 20, True)])
-def test_multi_head_matches_torch_multihead_attention(ch5, dtype, d_model, h, n_q, n_kv, causal):
+def test_multi_head_matches_torch_multihead_attention(ch6, dtype, d_model, h, n_q, n_kv, causal):
     torch.manual_seed(0)
     mha = torch.nn.MultiheadAttention(d_model, h, bias=False, batch_first=True,
                                       dtype=torch.float32 if dtype == np.float32 else torch.float64)
@@ -118,7 +123,7 @@ def test_multi_head_matches_torch_multihead_attention(ch5, dtype, d_model, h, n_
     W = mha.in_proj_weight.detach().numpy()
     W_Q, W_K, W_V = W[:d_model].T, W[d_model:2 * d_model].T, W[2 * d_model:].T
     W_O = mha.out_proj.weight.detach().numpy().T
-    O, A = ch5["multi_head_attention"](X_q, X_kv, W_Q, W_K, W_V, W_O, h, causal=causal)
+    O, A = ch6["multi_head_attention"](X_q, X_kv, W_Q, W_K, W_V, W_O, h, causal=causal)
     kw = {}
     if causal:   # torch's boolean attn_mask means the opposite: True = may NOT attend
         kw["attn_mask"] = torch.from_numpy(~np.tril(np.ones((n_q, n_q), dtype=bool)))

@@ -27,7 +27,8 @@ def notebooks(args=()):
 
 
 def tidy_exercises(nb):
-    """Solutions, checking code and figure code (cells tagged `figure-code`) stay
+    """Solutions, checking code, figure code (cells tagged `figure-code`) and code
+    carried over from an earlier chapter (tagged `carried-over`) stay
     folded until the reader opens them: `hide-input` in the book, collapsed in
     Jupyter and Colab (jupyter.source_hidden)."""
     for cell in nb.cells:
@@ -43,6 +44,8 @@ def tidy_exercises(nb):
             what = "figure code"
         elif "solution" in tags:
             what = "solution"
+        elif "carried-over" in tags:   # an earlier chapter's code, repeated so the notebook runs alone
+            what = "code carried over"
         elif cell.source.lstrip().startswith("def check_"):
             what = "checking code"
         else:
