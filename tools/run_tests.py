@@ -33,6 +33,7 @@ STEPS = [
 # a group of skipped tests, recognised by its test file, and what turns it on
 TURN_ON = [
     ("test_crosscheck_torch", "make install-torch"),
+    ("test_crosscheck_block", "make install-torch"),
     ("browser", "apt-get install chromium   (Debian's Chromium; then make test-browser)"),
     ("live", "apt-get install chromium   (Debian's Chromium; then make test-browser)"),
 ]
