@@ -16,12 +16,13 @@ ALT_CORE    := $(if $(filter aarch64 arm64,$(shell uname -m)),ARMV8,Prescott)
 ALT_NUMERIC := OPENBLAS_CORETYPE=$(ALT_CORE) OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 \
                NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR ASIMDHP ASIMDDP ASIMDFHM SVE"
 
-.PHONY: book test lab sync execute font install-torch test-unit test-notebooks test-browser test-colab bench clean help
+.PHONY: book translations test lab sync execute font install-torch test-unit test-notebooks test-browser test-colab bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
 	@echo "make test   run every test"
 	@echo "make lab    open the notebooks in JupyterLab"
+	@echo "make translations   refresh locales/zh_CN and list what is left to translate"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,11 +36,25 @@ $(VENV)/.test-installed: requirements.txt requirements-test.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
 	touch $(VENV)/.book-installed $@
 
+# Both editions: English into _build/html, then the Chinese edition (zh/, made
+# from the English notebooks and locales/zh_CN by tools/i18n.py) as a second
+# Sphinx project built in _build/zh and copied to _build/html/zh.
 book: $(VENV)/.book-installed
+	$(BIN)/python tools/i18n.py build
 	BOOK_REPO_URL="$(BOOK_REPO_URL)" $(BIN)/python tools/book_config.py
 	rm -rf _build/html  # no stale pages; the execution cache (_build/.jupyter_cache) stays
 	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build . --config _build/_config.yml $(JB_FLAGS)
-	@echo "The book is built. Open it: file://$(CURDIR)/_build/html/index.html"
+	rm -rf _build/zh/_build/html  # else Sphinx may skip copying _static ("no targets are out of date")
+	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build zh --config _build/_config_zh.yml \
+	  --path-output _build/zh $(JB_FLAGS)
+	cp -a _build/zh/_build/html _build/html/zh
+	@echo "The book is built. Open it: file://$(CURDIR)/_build/html/index.html (中文: _build/html/zh/index.html)"
+
+# the Chinese edition's catalogs refreshed from the English sources (translations
+# kept; changed English marked fuzzy), then coverage and what is left, per catalog
+translations: $(VENV)/.book-installed
+	$(BIN)/python tools/i18n.py extract
+	$(BIN)/python tools/i18n.py status
 
 lab: $(VENV)/.test-installed
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/

@@ -3,6 +3,7 @@
 # It runs wherever the notebook is opened alone: Jupyter, VS Code, Colab.
 import io
 import os
+import re
 from itertools import product
 from pathlib import Path
 
@@ -29,11 +30,112 @@ except Exception:  # not in IPython, or an older matplotlib-inline: 1x figures
     pass
 
 
+# Language. A notebook of the Chinese edition (zh/notebooks/, made by
+# tools/i18n.py) sets BOOK_LANGUAGE and BOOK_MESSAGES {English: translation}
+# in a hidden cell before this one; the code cells are the English edition's.
+# tr() then translates the text code makes: quiz(), feedback(), rounded(),
+# describe(), print() and every text of a figure when it is drawn. In English
+# tr() returns its argument and nothing is wrapped.
+BOOK_LANGUAGE = globals().get("BOOK_LANGUAGE")
+BOOK_MESSAGES = globals().get("BOOK_MESSAGES") or {}
+_tr_compiled = []
+
+
+def _tr_compile():
+    """Each message with {fields} as (regex, fields, translation), most literal text first.
+    A field matches any text; {{ and }} are literal braces."""
+    token = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+    for english, translation in BOOK_MESSAGES.items():
+        if not token.search(english):
+            continue
+        regex, fields, at = "", [], 0
+        for m in token.finditer(english):
+            regex += re.escape(english[at:m.start()])
+            if m.group() in ("{{", "}}"):
+                regex += re.escape(m.group()[0])
+            else:
+                regex += "(.*?)"
+                fields.append(m.group())
+            at = m.end()
+        regex += re.escape(english[at:])
+        _tr_compiled.append((re.compile(regex + r"\Z", re.S), fields, translation))
+    _tr_compiled.sort(key=lambda t: -len(re.sub(r"\(\.\*\?\)|\\", "", t[0].pattern)))
+
+
+def tr(text):
+    """`text` in the notebook's language: an exact translation, else a template
+    ("weight on cat: {share:.2f}") whose literal parts match, its fields put into
+    the translation's same fields (each field's text translated too, if it is a
+    message: 'right' / 'wrong'). English, or no translation: `text` itself."""
+    if not BOOK_MESSAGES or not isinstance(text, str):
+        return text
+    hit = BOOK_MESSAGES.get(text)
+    if hit is not None:
+        return hit
+    if not re.search("[A-Za-z]", text):
+        return text
+    if not _tr_compiled:
+        _tr_compile()
+    for regex, fields, translation in _tr_compiled:
+        m = regex.match(text)
+        if m:
+            values = {f: v.replace(v.strip(), BOOK_MESSAGES.get(v.strip(), v.strip()))  # padded names too
+                      for f, v in zip(fields, m.groups())}
+            return re.sub(r"\{\{|\}\}|\{[^{}]*\}",
+                          lambda t: t.group()[0] if t.group() in ("{{", "}}") else values.get(t.group(), t.group()),
+                          translation)
+    return text
+
+
+def N_(text):
+    """Marks a text for translation where it is made (tools/i18n.py collects it); tr() translates it later."""
+    return text
+
+
+if BOOK_MESSAGES:
+    import builtins
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    def print(*args, **kwargs):
+        """print() translating its string arguments: the chapters print sentences,
+        and this keeps their code the same in every language."""
+        builtins.print(*(tr(a) if isinstance(a, str) else a for a in args), **kwargs)
+
+    def _translated_draw(draw):
+        def draw_translated(self, renderer):
+            """Every text of the figure in the notebook's language, just before drawing
+            (where no CJK font can be had, as on Colab, figures stay in English, not boxes)."""
+            for ax in self.axes if CJK_FONT else ():
+                for axis in (ax.xaxis, ax.yaxis):
+                    formatter = axis.get_major_formatter()  # word ticks: set_xticks(ticks, labels)
+                    if isinstance(formatter, mpl.ticker.FixedFormatter):
+                        formatter.seq = [tr(s) for s in formatter.seq]
+                    elif isinstance(formatter, mpl.ticker.FuncFormatter) and not hasattr(formatter, "book_tr"):
+                        formatter.func = lambda x, pos=None, f=formatter.func: tr(f(x, pos))
+                        formatter.book_tr = True
+                    elif isinstance(formatter, mpl.category.StrCategoryFormatter):  # bar names
+                        wrapped = mpl.ticker.FuncFormatter(lambda x, pos=None, f=formatter: tr(f(x, pos)))
+                        wrapped.book_tr = True
+                        axis.set_major_formatter(wrapped)
+            for text in self.findobj(Text) if CJK_FONT else ():
+                s = text.get_text()
+                if s and re.search("[A-Za-z]", s):
+                    text.set_text(tr(s))
+            return draw(self, renderer)
+        draw_translated.book_translated = True
+        return draw_translated
+    if not getattr(Figure.draw, "book_translated", False):
+        Figure.draw = _translated_draw(Figure.draw)
+
+
 def _cjk_font():
     """Register the book's CJK font (or a system one); return its family name or None."""
     from matplotlib import font_manager
-    for path in (Path("fonts/BookCJK-Regular.otf"),
-                 Path("notebooks/fonts/BookCJK-Regular.otf")):
+    for path in (Path("fonts/BookCJK-Regular.otf"),  # from notebooks/, the repository,
+                 Path("notebooks/fonts/BookCJK-Regular.otf"),  # or the Chinese edition's zh/notebooks/
+                 Path("../notebooks/fonts/BookCJK-Regular.otf"),
+                 Path("../../notebooks/fonts/BookCJK-Regular.otf")):
         if path.exists():
             path = str(path.resolve())  # absolute: still found if the working folder changes
             font_manager.fontManager.addfont(path)
@@ -64,23 +166,25 @@ def describe(fig):
     """Alt text for a figure: its title, then each panel's kind, title and axis labels."""
     def clean(text):
         return " ".join(text.replace("$", "").split())
+    stop, colon, semicolon = ("。", "：", "；") if BOOK_LANGUAGE == "zh_CN" else (". ", ": ", "; ")
     parts = [clean(fig.get_suptitle())] if fig.get_suptitle() else []
     panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>" and ax.get_visible()]
     for k, ax in enumerate(panels, 1):
-        kind = ("picture" if ax.images and all(im.get_array().ndim == 3 for im in ax.images)
-                else "heat map" if ax.images else "bar chart" if ax.patches and not ax.lines
-                else "line plot" if ax.lines else "scatter plot" if ax.collections else "diagram")
+        kind = (N_("picture") if ax.images and all(im.get_array().ndim == 3 for im in ax.images)
+                else N_("heat map") if ax.images else N_("bar chart") if ax.patches and not ax.lines
+                else N_("line plot") if ax.lines else N_("scatter plot") if ax.collections
+                else N_("diagram"))
         bits = [clean(t) for t in (ax.get_title(), ax.get_title("left"), ax.get_title("right")) if t]
         if ax.axison and ax.get_xlabel():
-            bits.append("x: " + clean(ax.get_xlabel()))
+            bits.append(tr(f"x: {clean(ax.get_xlabel())}"))
         if ax.axison and ax.get_ylabel():
-            bits.append("y: " + clean(ax.get_ylabel()))
-        name = f"panel {k}, {kind}" if len(panels) > 1 else kind.capitalize()
-        parts.append(name + (": " + "; ".join(bits) if bits else ""))
+            bits.append(tr(f"y: {clean(ax.get_ylabel())}"))
+        name = tr(f"panel {k}, {kind}") if len(panels) > 1 else tr(kind).capitalize()
+        parts.append(name + (colon + semicolon.join(bits) if bits else ""))
     bars = [clean(ax.get_ylabel() or ax.get_xlabel()) for ax in fig.axes if ax.get_label() == "<colorbar>"]
     if any(bars):
-        parts.append("colour scale: " + ", ".join(b for b in bars if b))
-    return ". ".join(parts) + "."
+        parts.append(tr(f"colour scale: {', '.join(b for b in bars if b)}"))
+    return stop.join(parts) + stop.strip()
 
 
 class Frames:
@@ -243,8 +347,10 @@ except ImportError:  # Colab or plain Jupyter: the printed value is what you rea
 
 
 def glue(name, value):
-    """Record `value` under `name`, for the book's text to quote."""
+    """Record `value` under `name`, for the book's text to quote (a phrase in the
+    notebook's language: tr)."""
     value = value.item() if hasattr(value, "item") else value  # numpy -> Python
+    value = tr(value) if isinstance(value, str) else value
     if _myst_glue is not None:
         _myst_glue(name, value, display=False)
 
@@ -268,11 +374,11 @@ def feedback(answer, rules):
         try:
             ok = bool(test(answer))
         except Exception as err:  # a wrong type or shape usually lands here
-            ok, message = False, f"{message if isinstance(message, str) else 'Not quite'} ({type(err).__name__}: {err})"
+            ok, message = False, f"{tr(message) if isinstance(message, str) else tr('Not quite')} ({type(err).__name__}: {err})"
         if not ok:
-            print("✗ " + (message(answer) if callable(message) else message))
+            print("✗ " + tr(message(answer) if callable(message) else message))
             return Verdict(False)
-    print("✓ Correct!")
+    print(tr("✓ Correct!"))
     return Verdict(True)
 
 
@@ -291,9 +397,9 @@ def rounded(expected, decimals, otherwise="Not quite."):
 
     def message(a):
         if np.shape(a) == expected.shape and off(a) <= 10 * unit:
-            return (f"Close, but off by {off(a):.1g}: check your rounding "
-                    f"({decimals} decimal place{'s' if decimals != 1 else ''} asked for).")
-        return otherwise(a) if callable(otherwise) else otherwise
+            return tr(f"Close, but off by {off(a):.1g}: check your rounding "
+                      f"({decimals} decimal place{'s' if decimals != 1 else ''} asked for).")
+        return tr(otherwise(a) if callable(otherwise) else otherwise)
     return (lambda a: np.shape(a) == expected.shape and off(a) <= 0.5 * unit * (1 + 1e-9), message)
 
 
@@ -301,17 +407,20 @@ def quiz(question, options, correct, explanations):
     """A multiple-choice question; choosing an option shows why it is right or wrong.
 
     Works live and in the HTML book: the explanation shown is switched in the
-    browser by a link between the choice and a stack of explanations.
+    browser by a link between the choice and a stack of explanations. Texts are
+    plain text (`<s>` is shown as written).
     """
-    marks = ["✓ Right. " if i == correct else "✗ Not quite. " for i in range(len(options))]
-    texts = [f"<p>{m}{e}</p>" for m, e in zip(marks, explanations)]
+    import html
+    question, options, explanations = tr(question), [tr(o) for o in options], [tr(e) for e in explanations]
+    marks = [tr("✓ Right. ") if i == correct else tr("✗ Not quite. ") for i in range(len(options))]
+    texts = [f"<p>{html.escape(m + e, quote=False)}</p>" for m, e in zip(marks, explanations)]
     if widgets is None:
         print(question)
         for i, (o, t) in enumerate(zip(options, texts)):
             print(f"  {'abcdefgh'[i]}) {o}")
         return None
     choice = widgets.RadioButtons(options=options, index=None, layout={"width": "max-content"})
-    head = widgets.HTML(f"<b>{question}</b>")
+    head = widgets.HTML(f"<b>{html.escape(question, quote=False)}</b>")
     if hasattr(widgets, "Stack"):
         shown = widgets.Stack([widgets.HTML(t) for t in texts], selected_index=None)
         widgets.jslink((choice, "index"), (shown, "selected_index"))

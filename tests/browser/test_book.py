@@ -86,6 +86,9 @@ QUIZ_PAGES = [p for p in SLIDER_PAGES if "widget-radio" in (HTML / p).read_text(
               or "RadioButtons" in (HTML / p).read_text()]
 
 
+RIGHT, WRONG = ("✓ Right.", "✓ 对。"), ("✗ Not quite.", "✗ 不太对。")  # English, Chinese edition
+
+
 @pytest.mark.parametrize("page", QUIZ_PAGES)
 def test_quiz_answers_explain_themselves_offline(browser, server, page):
     ctx, tab, log = visit(browser, server, page)
@@ -99,20 +102,26 @@ def test_quiz_answers_explain_themselves_offline(browser, server, page):
                 labels.nth(j).click()
                 tab.wait_for_timeout(100)
                 shown = boxes.nth(i).locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]").inner_text()
-                assert "✓ Right." in shown or "✗ Not quite." in shown, \
+                assert any(m in shown for m in RIGHT + WRONG), \
                     f"question {i + 1}, option {j + 1}: no explanation shown"
-                right += "✓ Right." in shown
+                right += any(m in shown for m in RIGHT)
         assert right == boxes.count(), "each question should have exactly one right option"
     finally:
         ctx.close()
 
 
 @pytest.mark.parametrize("query, expected", [
-    ("自注意力", "05_self_attention"), ("多头注意力", "05_self_attention"),
+    ("自注意力", "05_self_attention"), ("多头注意力", "06_positions_and_heads"),
     ("self-attention", "04_attention_vs_self_attention"), ("softmax", "02_attention_scores"),
-    ("因果掩码", "05_self_attention"), ("squeeze-and-excitation", "11_channel_spatial_attention")])
+    ("因果掩码", "05_self_attention"), ("squeeze-and-excitation", "11_channel_spatial_attention"),
+    # the Chinese edition (_build/html/zh): its own index, split by jieba
+    ("zh:注意力分数", "01_selective_focus"), ("zh:图像块", "01_selective_focus"),
+    ("zh:softmax", "01_selective_focus")])
 def test_search_finds_english_and_chinese_terms(browser, server, query, expected):
-    ctx, tab, log = visit(browser, server, f"search.html?q={query}")
+    edition, _, query = query.rpartition(":")
+    if edition and not (HTML / edition / "search.html").exists():
+        pytest.skip("the Chinese edition is not built")
+    ctx, tab, log = visit(browser, server, f"{edition + '/' if edition else ''}search.html?q={query}")
     try:
         tab.wait_for_selector("#search-results li", timeout=15000)
         hits = [a.get_attribute("href") for a in tab.locator("#search-results li a").all()]
@@ -125,7 +134,7 @@ def test_every_figure_has_alt_text():
     """Plain figures and every slider frame (in the embedded widget state), on every chapter page."""
     import json
     missing, frames_seen = {}, 0
-    for page in [p for p in PAGES if p.startswith("notebooks/")]:
+    for page in [p for p in PAGES if p.startswith(("notebooks/", "zh/notebooks/"))]:
         text = (HTML / page).read_text()
         outside = re.sub(r"<script\b.*?</script>", "", text, flags=re.S)
         imgs = [i for i in re.findall(r"<img\b[^>]*>", outside)
@@ -170,5 +179,25 @@ def test_text_and_slider_labels_are_readable_in_light_and_dark_mode(browser, ser
         for selector in ["article p", ".widget-hslider .widget-label", ".widget-readout"]:
             ratio = tab.locator(selector).first.evaluate(CONTRAST)
             assert ratio >= 4.5, f"{mode} mode: {selector} has contrast {ratio:.1f}:1 (WCAG AA needs 4.5)"
+    finally:
+        ctx.close()
+
+
+SWITCH_PAGES = [p for p in PAGES if p.startswith("zh/") and "lang-switch" in (HTML / p).read_text()]
+
+
+@pytest.mark.parametrize("page", SWITCH_PAGES)
+def test_language_switch_leads_to_the_same_page_and_back(browser, server, page):
+    """中文 → English → 中文 on every page of the Chinese edition, by clicking the switch."""
+    ctx, tab, log = visit(browser, server, page)
+    try:
+        tab.locator("a.lang-switch").first.click()
+        tab.wait_for_load_state("load")
+        assert tab.url == f"{server}/{page[3:]}", f"English switch of {page} led to {tab.url}"
+        assert tab.locator("html").get_attribute("lang").startswith("en")
+        tab.locator("a.lang-switch").first.click()
+        tab.wait_for_load_state("load")
+        assert tab.url == f"{server}/{page}", f"back from English led to {tab.url}"
+        assert tab.locator("html").get_attribute("lang").startswith("zh")
     finally:
         ctx.close()

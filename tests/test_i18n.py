@@ -1,0 +1,252 @@
+"""The Chinese edition (zh/, from locales/zh_CN by tools/i18n.py).
+
+- the issue's scope (front matter, Part I, appendix) is published: every
+  message translated, none fuzzy, each one well formed (`i18n.py check`);
+- zh/ is what a fresh `build` makes, and the code cells of the Chinese
+  notebooks are the English ones, the setup cell being tools/setup_cell.py
+  (so nbval on notebooks/ covers their code; the book build executes them);
+- one Chinese name per term (score 分数 before softmax, weight 权重 after);
+- every published page is mostly Chinese (≥ 80% of its words);
+- the setup cell's tr() translates templates and is the identity in English;
+- in the built book, every language switch points at an existing page and no
+  Chinese page shows a literal ** (bold next to Chinese characters).
+"""
+import os
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import polib
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import i18n  # noqa: E402
+
+# Issue 17: front matter, Part I, the appendix. Later chapters join when translated.
+SCOPE = ["book/preface", "book/how-to-use", "book/glossary", "book/references", "book/speed",
+         "notebooks/01_selective_focus", "notebooks/02_attention_scores",
+         "notebooks/03_qkv_translation"]
+PUBLISHED = i18n.published_docs()
+HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: a build elsewhere
+
+
+def catalogs_of(doc):
+    src = ROOT / (doc + (".ipynb" if doc.startswith("notebooks/") else ".md"))
+    out = [src]
+    if src.suffix == ".md":
+        out += [src.parent / i for i in re.findall(r"```\{include\}\s+(\S+)", src.read_text())]
+    return [i18n.catalog_path(p) for p in out] + ([i18n.LOCALES / "setup.po"] if src.suffix == ".ipynb" else [])
+
+
+def live_entries(doc):
+    for path in catalogs_of(doc):
+        for e in polib.pofile(str(path)):
+            if not e.obsolete:
+                yield path, e
+
+
+@pytest.mark.parametrize("doc", SCOPE)
+def test_scope_is_translated_and_published(doc):
+    missing = [u for u in i18n.wanted_units(ROOT / (doc + (".ipynb" if doc.startswith("notebooks/") else ".md")))
+               if u not in i18n.translations(i18n.catalog_path(
+                   ROOT / (doc + (".ipynb" if doc.startswith("notebooks/") else ".md"))))]
+    assert not missing, (f"{doc}: {len(missing)} messages untranslated or fuzzy, e.g. "
+                         f"{[m[1][:60] for m in missing[:3]]}; run `make translations`")
+    assert doc in PUBLISHED
+
+
+def test_published_messages_are_well_formed():
+    """Same roles and targets, $ count, directives and labels as the English; no bold
+    that CommonMark would show as ** (see i18n.check_entry)."""
+    assert i18n.check() == []
+
+
+def test_zh_is_a_fresh_build():
+    files = i18n.generated()
+    on_disk = {str(p.relative_to(i18n.OUT)) for p in i18n.OUT.rglob("*") if p.is_file()
+               and "_build" not in p.parts and ".ipynb_checkpoints" not in p.parts}
+    assert on_disk == set(files), "zh/ is out of date: run `python tools/i18n.py build`"
+    stale = [rel for rel, text in files.items() if (i18n.OUT / rel).read_text() != text]
+    assert not stale, f"zh/ is out of date ({stale[:3]}): run `python tools/i18n.py build`"
+
+
+@pytest.mark.parametrize("doc", [d for d in PUBLISHED if d.startswith("notebooks/")])
+def test_chinese_notebooks_run_the_english_code(doc):
+    en = nbformat.read(ROOT / (doc + ".ipynb"), as_version=4)
+    zh = nbformat.read(i18n.OUT / (doc + ".ipynb"), as_version=4)
+    lang = [c for c in zh.cells if "book-language" in c.metadata.get("tags", [])]
+    assert len(lang) == 1 and "remove-cell" in lang[0].metadata["tags"]
+    code = [c for c in zh.cells if c.cell_type == "code"]
+    assert code[0] is lang[0] and "book-setup" in code[1].metadata.get("tags", []), \
+        "the language cell must come right before the setup cell"
+    assert code[1].source == (ROOT / "tools" / "setup_cell.py").read_text().strip()
+    en_code = [c.source for c in en.cells if c.cell_type == "code"
+               if "book-setup" not in c.metadata.get("tags", [])]
+    assert [c.source for c in code[2:]] == en_code
+    assert [c.cell_type for c in zh.cells if c is not lang[0]] == [c.cell_type for c in en.cells]
+
+
+# --- one Chinese name per term
+SCORE_VARIANTS = re.compile(r"得分|打分|评分(?!函数)")   # score is 分数 (评分函数 = scoring function)
+SCORE_NOUN = re.compile(r"(?<!would )(?<!will )(?<!to )\bscores?\b", re.I)  # not the verb "would score"
+
+
+def prose(text):
+    """Text a reader reads: no code, math, URLs, HTML tags, role targets or glue keys."""
+    t = re.sub(r"```.*?```", " ", text, flags=re.S)
+    t = re.sub(r"\$\$.*?\$\$|\$[^$]*\$", " ", t, flags=re.S)
+    t = re.sub(r"\{glue:?\w*\}`[^`]*`|\{cite\w*\}`[^`]*`", " ", t)
+    t = re.sub(r"\{\w+\}`([^`<]*)<[^`]*>`", r"\1", t)
+    t = re.sub(r"\{\w+\}`([^`]*)`", r"\1", t)
+    t = re.sub(r"`[^`]*`|<[^>]+>|https?://\S+|\{[^{}]*\}|\]\([^)]*\)", " ", t)
+    return t
+
+
+def test_one_chinese_name_per_term():
+    """score 分数 (never 得分/打分/评分), weight 权重: a message that says score in English
+    says 分数 in Chinese, and 分数 appears only where the English says score."""
+    bad = []
+    for doc in PUBLISHED:
+        for path, e in live_entries(doc):
+            if not e.msgstr or e.msgctxt in ("prompt",):
+                continue
+            en, zh = e.msgid, prose(e.msgstr)
+            if e.msgctxt == "code":  # a template's fields are code: {scores.std():.1f}
+                en = re.sub(r"\{[^{}]*\}", " ", en)
+            where = f"{path.name} [{e.msgctxt}] {en[:50]!r}"
+            if SCORE_VARIANTS.search(zh):
+                bad.append(f"{where}: {SCORE_VARIANTS.search(zh).group()} for score (use 分数)")
+            if SCORE_NOUN.search(en) and "分数" not in e.msgstr:
+                bad.append(f"{where}: says score, translation lacks 分数")
+            if "分数" in zh and not re.search(r"\bscor", en, re.I):
+                bad.append(f"{where}: 分数 where the English has no score")
+            if re.search(r"\battention weights?\b", en, re.I) and "权重" not in e.msgstr:
+                bad.append(f"{where}: says attention weight, translation lacks 权重")
+    assert not bad, "\n".join(bad[:20])
+
+
+def test_glossary_has_chinese_headwords_and_english_beside_them():
+    terms = i18n.glossary_map()
+    assert len(terms) > 50
+    for en, zh in terms.items():
+        han, latin = zh.split(" · ", 1)
+        assert re.search(r"[\u4e00-\u9fff]", han), f"{zh}: Chinese first"
+        assert en.split(" · ")[0].split(" (")[0].lower() in latin.lower(), f"{zh}: English beside it"
+    assert terms["attention score · 注意力分数"].startswith("注意力分数")
+    assert terms["attention weight · 注意力权重"].startswith("注意力权重")
+
+
+# --- mostly Chinese
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+WORD = re.compile(r"[A-Za-z]{2,}(?:[-'][A-Za-z]+)*")
+
+
+@pytest.mark.parametrize("doc", PUBLISHED)
+def test_published_page_is_mostly_chinese(doc):
+    """Chinese characters against Latin words (code, math, identifiers excluded) ≥ 80%."""
+    chars = words = 0
+    for _, e in live_entries(doc):
+        if e.msgctxt in ("prompt", "cell"):
+            continue
+        text = prose(e.msgstr)
+        chars += len(CJK.findall(text))
+        words += len([w for w in WORD.findall(text) if "_" not in w])
+    share = chars / max(chars + words, 1)
+    assert share >= 0.8, f"{doc}: {share:.0%} Chinese ({chars} characters, {words} Latin words)"
+
+
+# --- the translator of the setup cell
+def make_tr(messages):
+    ns = i18n.setup_functions()
+    ns["BOOK_MESSAGES"] = messages
+    return ns["tr"]
+
+
+def test_tr_is_the_identity_in_english():
+    tr = make_tr({})
+    assert tr("weight on cat patches: 0.52") == "weight on cat patches: 0.52"
+
+
+def test_tr_fills_templates_reorders_fields_and_translates_chosen_words():
+    tr = make_tr({"weight on cat patches: {a[cat].sum():.2f}": "猫图像块上的权重：{a[cat].sum():.2f}",
+                  "{n} of {m} patches": "{m} 个图像块中的 {n} 个",
+                  "Your guess was {'right' if ok else 'wrong'}.": "你的猜测{'right' if ok else 'wrong'}。",
+                  "right": "对了", "weight": "权重", "a {{literal}} brace": "一个 {{literal}} 括号"})
+    assert tr("weight") == "权重"
+    assert tr("weight on cat patches: 0.52") == "猫图像块上的权重：0.52"
+    assert tr("3 of 64 patches") == "64 个图像块中的 3 个"
+    assert tr("Your guess was right.") == "你的猜测对了。"
+    assert tr("a {literal} brace") == "一个 {literal} 括号"
+    assert tr("not a message") == "not a message"
+    assert tr(3.5) == 3.5
+
+
+def test_extract_keeps_translations_and_marks_changed_english_fuzzy(tmp_path):
+    po = tmp_path / "x.po"
+    i18n.merge(po, [("a", "Hello", None), ("code", "weight", None)])
+    cat = polib.pofile(str(po))
+    cat.find("Hello", msgctxt="a").msgstr = "你好"
+    cat.find("weight", msgctxt="code").msgstr = "权重"
+    cat.save()
+    i18n.merge(po, [("a", "Hello there", None)])
+    cat = polib.pofile(str(po))
+    e = cat.find("Hello there", msgctxt="a")
+    assert e.msgstr == "你好" and "fuzzy" in e.flags and e.previous_msgid == "Hello"
+    assert [x.msgid for x in cat.obsolete_entries()] == ["weight"]
+    i18n.merge(po, [("a", "Hello there", None), ("code", "weight", None)])
+    assert polib.pofile(str(po)).find("weight", msgctxt="code").msgstr == "权重"  # came back
+
+
+def test_code_texts_are_found_in_the_calls_that_show_them():
+    src = '''ax.set_title(f"weights over {n} patches")
+fig.colorbar(im, label="weight")
+print("image shape:", img.shape)
+NAMES.index("sun")
+quiz("Q?", ["a one", "b two"], 0, ["because", "because not"])'''
+    found = i18n.code_texts(src)
+    assert "weights over {n} patches" in found and "weight" in found and "image shape:" in found
+    assert "sun" not in found and "Q?" not in found  # no word of two letters: not prose
+    assert "a one" in found and "because not" in found
+
+
+def test_emphasis_next_to_chinese_is_caught():
+    assert i18n.bad_emphasis("比较四种**{term}`x <y>`**（分数）")
+    assert not i18n.bad_emphasis("比较四种 **{term}`x <y>`**（分数）")
+    assert not i18n.bad_emphasis("中文 **粗体** 中文，**注意力**（attention）")
+
+
+# --- the built book (after `make book`)
+BUILT = sorted(p for p in HTML.rglob("*.html") if "_static" not in p.parts) if HTML.exists() else []
+
+
+@pytest.mark.skipif(not (HTML / "zh" / "index.html").exists(), reason="the book is not built: run `make book`")
+def test_every_language_switch_points_at_an_existing_page():
+    bad, seen = [], 0
+    for page in BUILT:
+        for href in re.findall(r'<a class="lang-switch" href="([^"]+)"', page.read_text()):
+            seen += 1
+            target = (page.parent / href.split("#")[0]).resolve()
+            if not target.is_file():
+                bad.append(f"{page.relative_to(HTML)} -> {href}")
+    assert seen > 20 and not bad, f"{seen} switches, broken: {bad[:5]}"
+
+
+@pytest.mark.skipif(not (HTML / "zh" / "index.html").exists(), reason="the book is not built: run `make book`")
+def test_no_literal_bold_markers_on_chinese_pages():
+    bad = []
+    for page in [p for p in BUILT if "zh" in p.relative_to(HTML).parts[:1]]:
+        body = re.sub(r"<(script|style|pre|code)\b.*?</\1>", "", page.read_text(), flags=re.S)
+        for para in re.findall(r"<(?:p|li)\b[^>]*>(.*?)</(?:p|li)>", body, flags=re.S):
+            if "**" in re.sub(r"<[^>]+>", "", para):
+                bad.append(f"{page.relative_to(HTML)}: {re.sub(r'<[^>]+>', '', para)[:80]}")
+    assert not bad, bad[:5]
+
+
+def test_alt_text_of_plain_figures_is_translated_part_by_part():
+    msgs = {"panel {k}, {kind}": "第 {k} 幅，{kind}", "heat map": "热图", "picture": "图片",
+            "x: {clean(ax.get_xlabel())}": "横轴：{clean(ax.get_xlabel())}", "1. scores q·k": "1. 分数 q·k",
+            "the picture": "图片", "x (pixels)": "x（像素）"}
+    assert i18n.translate_alt("panel 1, picture: the picture. panel 2, heat map: 1. scores q·k; x: x (pixels).",
+                              msgs) == "第 1 幅，图片：图片。第 2 幅，热图：1. 分数 q·k；横轴：x（像素）。"

@@ -1,0 +1,869 @@
+"""The Chinese edition: gettext catalogs in locales/zh_CN/ that generate zh/.
+
+    python tools/i18n.py extract [NAME..]   # refresh the catalogs (or those whose path has NAME)
+    python tools/i18n.py build              # write zh/_toc.yml, zh/notebooks/*.ipynb, zh/book/*.md
+    python tools/i18n.py check              # fail on untranslated, fuzzy or broken messages
+    python tools/i18n.py status             # coverage per catalog, untranslated and fuzzy listed
+    python tools/i18n.py import-json PO JSON  # {cell id: translation} into a chapter's catalog
+
+Catalogs (polib; any PO editor opens them):
+- locales/zh_CN/notebooks/NN_name.po, one per chapter: one message per Markdown
+  cell (msgctxt = the cell id, msgid = the whole cell) and one per text that the
+  chapter's code makes (msgctxt "code", msgid = the English string or f-string
+  template, e.g. "weight on cat patches: {a[cat].sum():.2f}"; the translation
+  uses the same {fields}, in any order).
+- locales/zh_CN/book/<page>.po: one message per top-level Markdown block
+  (msgctxt = the section's anchor and the block's number in it); the glossary
+  one message per term (msgctxt "term: <English headword>").
+- locales/zh_CN/setup.po: the setup cell's own words (quiz marks, feedback,
+  alt-text words) and the code prompts ("Show the figure code").
+- locales/zh_CN/_toc.po: the book title and the part captions.
+
+`extract` keeps every translation: a changed English text makes its message
+`#, fuzzy` with the old English kept (`#| msgid`); a vanished one becomes
+obsolete (`#~`), and its translation is reused if the same English comes back.
+
+`build` publishes a chapter or page only when its catalog (and, for chapters,
+setup.po) is complete and has nothing fuzzy: the Chinese edition never shows a
+half-English page. Code cells are copied unchanged; one hidden cell before the
+setup cell sets BOOK_LANGUAGE and BOOK_MESSAGES, which the setup cell's tr()
+uses to translate the text code makes (see tools/setup_cell.py).
+"""
+import ast
+import copy
+import json
+import re
+import sys
+import unicodedata
+from pathlib import Path
+
+import nbformat
+import polib
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+LANG = "zh_CN"
+LOCALES = ROOT / "locales" / LANG
+OUT = ROOT / "zh"
+SETUP_PY = ROOT / "tools" / "setup_cell.py"
+
+# Calls whose string arguments are text a reader sees (figure texts, quizzes,
+# exercise messages, printed sentences). One list, used by `extract`; the setup
+# cell translates the same texts at run time (quiz, feedback, rounded, print,
+# and every matplotlib Text when a figure is drawn).
+SINKS = {"quiz", "feedback", "rounded", "print", "tr", "N_",
+         "set_title", "set_xlabel", "set_ylabel", "suptitle", "supxlabel", "supylabel",
+         "text", "annotate", "legend", "set_text", "set", "colorbar",
+         "set_xticks", "set_yticks", "set_xticklabels", "set_yticklabels", "table"}
+SINK_KEYWORDS = {"label", "title", "xlabel", "ylabel", "otherwise", "question", "options",
+                 "explanations"}
+# Pages whose numbers are measurements (rewritten by `make bench`): their
+# messages are templates with the numbers as fields, so a new measurement does
+# not make the translation out of date.
+MEASURED_PAGES = {"speed-results"}
+
+HEADER = {"Project-Id-Version": "attention-book", "Language": LANG,
+          "MIME-Version": "1.0", "Content-Type": "text/plain; charset=UTF-8",
+          "Content-Transfer-Encoding": "8bit"}
+
+
+# ----------------------------------------------------------------- sources
+def toc():
+    return yaml.safe_load((ROOT / "_toc.yml").read_text())
+
+
+def toc_files():
+    t = toc()
+    files = [t["root"]]
+    for part in t["parts"]:
+        files += [c["file"] for c in part["chapters"]]
+    return files
+
+
+def chapters():
+    return [ROOT / (f + ".ipynb") for f in toc_files() if f.startswith("notebooks/")]
+
+
+def pages():
+    found = [ROOT / (f + ".md") for f in toc_files() if f.startswith("book/")]
+    for page in list(found):  # pages pulled in by {include}
+        for inc in re.findall(r"```\{include\}\s+(\S+)", page.read_text()):
+            found.append(page.parent / inc)
+    return found
+
+
+def catalog_path(source):
+    rel = source.relative_to(ROOT).with_suffix(".po")
+    return LOCALES / rel
+
+
+def is_prose(text):
+    """Worth translating: has a word (two letters), is not just an identifier or math."""
+    t = re.sub(r"\$[^$]*\$|`[^`]*`|\{[^{}]*\}", " ", text)
+    words = re.findall(r"[A-Za-z][A-Za-z']+", t)
+    if not words:
+        return False
+    return not re.fullmatch(r"\s*[\w.\[\]()]*\s*", text) or (
+        "_" not in text and not any(c.isdigit() for c in text) and text.strip().isalpha())
+
+
+# --- code: texts made by the chapter's code, collected by AST
+def _field(node):
+    """The source of one f-string field, as written: {expr}, {expr!r}, {expr:fmt}."""
+    conv = {-1: "", 115: "!s", 114: "!r", 97: "!a"}[node.conversion]
+    spec = ""
+    if node.format_spec is not None:
+        spec = ":" + "".join(v.value if isinstance(v, ast.Constant) else _field(v)
+                             for v in node.format_spec.values)
+    return "{" + ast.unparse(node.value) + conv + spec + "}"
+
+
+def template(node):
+    """A string constant or f-string as a template (literal braces doubled); None otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value.replace("{", "{{").replace("}", "}}") if isinstance(v, ast.Constant)
+                       else _field(v) for v in node.values)
+    return None
+
+
+def _strings(node, found):
+    """Strings in a sink's argument: through lists, tuples, lambdas, conditionals and
+    f-string fields, but not into other calls (NAMES.index("sun") is no text)."""
+    t = template(node)
+    if t is not None:
+        found.append(t)
+        if isinstance(node, ast.JoinedStr):  # words chosen inside a field: {'right' if ok else 'wrong'}
+            for v in node.values:
+                if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.IfExp):
+                    _strings(v.value.body, found)
+                    _strings(v.value.orelse, found)
+        return
+    if isinstance(node, ast.Call):
+        return
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.expr, ast.keyword, ast.arguments, ast.comprehension)):
+            _strings(child, found)
+
+
+def _name(func):
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def code_texts(source, everything=False):
+    """Every text a reader may see that this code makes, in order, without repeats
+    (everything: also the setup cell's short ones, such as "x: {label}")."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if name in SINKS:
+                for arg in node.args:
+                    _strings(arg, found)
+                for kw in node.keywords:
+                    if name != "set" or kw.arg in ("title", "xlabel", "ylabel"):
+                        if kw.arg in SINK_KEYWORDS or name in ("quiz", "feedback", "N_", "tr"):
+                            _strings(kw.value, found)
+            else:
+                for kw in node.keywords:
+                    if kw.arg in SINK_KEYWORDS:
+                        _strings(kw.value, found)
+    # labels kept in a list or dict literal and passed on to a sink by name, e.g.
+    # panels = [(img, "picture, cut into 4 × 4"), ...]; ax.set_title(title)
+    if not everything and any(isinstance(n, ast.Call) and _name(n.func) in SINKS - {"print", "tr", "N_"}
+           for n in ast.walk(tree)):
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.For)):
+                value = node.value if isinstance(node, ast.Assign) else node.iter
+                if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
+                    more = []
+                    _strings(value, more)
+                    found += [t for t in more if " " in t.strip() and re.search("[A-Za-z]{2}", t)]
+    out = []
+    for t in found:
+        if t not in out and (is_prose(t) or everything and len(re.findall(
+                "[A-Za-z]", re.sub(r"\{[^{}]*\}", "", t))) > 0 and len(t.strip()) > 1):
+            out.append(t)
+    return out
+
+
+# --- pages: top-level Markdown blocks
+def slug(text):
+    text = re.sub(r"[^\w\s-]", "", text.lower(), flags=re.U)
+    return re.sub(r"[\s_]+", "-", text).strip("-") or "top"
+
+
+def blocks(text):
+    """Top-level blocks separated by blank lines; a fenced block (``` or :::) stays whole."""
+    out, cur, fence = [], [], None
+    for line in text.splitlines():
+        s = line.strip()
+        if fence:
+            cur.append(line)
+            if s.startswith(fence) and s.strip(fence[0]) == "":
+                fence = None
+            continue
+        m = re.match(r"^(`{3,}|:{3,})", s)
+        if m:
+            fence = m.group(1)
+            cur.append(line)
+            continue
+        if not s:
+            if cur:
+                out.append("\n".join(cur))
+                cur = []
+        else:
+            cur.append(line)
+    if cur:
+        out.append("\n".join(cur))
+    return out
+
+
+def glossary_terms(block):
+    """A ```{glossary} block as (opening, [term entries], closing)."""
+    lines = block.splitlines()
+    body = lines[1:-1]
+    terms, cur = [], []
+    for line in body:
+        if line and not line.startswith(" ") and cur:
+            terms.append("\n".join(cur).strip("\n"))
+            cur = []
+        if line.strip() or cur:
+            cur.append(line)
+    if cur:
+        terms.append("\n".join(cur).strip("\n"))
+    return lines[0], terms, lines[-1]
+
+
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?:e[-+]?\d+)?(?![\w])")  # 3, 0.25, 3.11.7, 1.3e-07
+
+
+def mask_numbers(text):
+    """A measured text as a template: each number becomes a field {0}, {1}, ..."""
+    values = []
+
+    def sub(m):
+        values.append(m.group())
+        return "{%d}" % (len(values) - 1)
+    return NUMBER.sub(sub, text.replace("{", "{{").replace("}", "}}")), values
+
+
+def is_data_row(row):
+    """A table row of measurements whose first cell is a file, chapter or page name."""
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    return bool(re.fullmatch(r"[\w./-]*[_/.][\w./-]*", cells[0])) or set(row) <= set("|-: ")
+
+
+def row_cells(row):
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def page_units(path):
+    """(key, kind, English) for every translatable unit of a page, in order.
+
+    kind: "block" (a Markdown block), "term" (a glossary entry), "template" (a
+    measured block or table row, numbers masked), "cell" (a word in a data row).
+    """
+    measured = path.stem in MEASURED_PAGES
+    section, n, units = "top", 0, []
+    for block in blocks(path.read_text()):
+        h = re.match(r"^(?:\([\w-]+\)=\n)?#+\s+(.*)", block)
+        if h:
+            section, n = slug(h.group(1)), 0
+        if block.startswith("```{glossary}"):
+            _, terms, _ = glossary_terms(block)
+            for term in terms:
+                units.append((f"term: {term.splitlines()[0].strip()}", "term", term))
+            continue
+        if block.startswith("```{include}") or block.startswith("```{bibliography}"):
+            continue
+        if measured and block.lstrip().startswith("|"):
+            for row in block.splitlines():
+                if is_data_row(row):
+                    for c in row_cells(row)[1:]:
+                        if re.fullmatch(r"[A-Za-z][A-Za-z ]*", c):
+                            units.append(("cell", "cell", c))
+                else:
+                    n += 1
+                    units.append((f"{section}/{n}", "template", mask_numbers(row)[0]))
+            continue
+        n += 1
+        if measured:
+            units.append((f"{section}/{n}", "template", mask_numbers(block)[0]))
+        else:
+            units.append((f"{section}/{n}", "block", block))
+    return units
+
+
+# ----------------------------------------------------------------- extract
+def load(path):
+    if path.exists():
+        return polib.pofile(str(path), wrapwidth=0)
+    po = polib.POFile(wrapwidth=0)
+    po.metadata = dict(HEADER)
+    return po
+
+
+def merge(path, wanted):
+    """Make catalog `path` hold exactly `wanted` [(msgctxt, msgid, occurrence)],
+    keeping translations: a changed msgid becomes fuzzy (old one kept as #| msgid),
+    a vanished entry obsolete; an obsolete or moved translation of the same English
+    is reused."""
+    po = load(path)
+    old = {(e.msgctxt, e.msgid): e for e in po}
+    by_ctxt = {}
+    for e in po:
+        if not e.obsolete:
+            by_ctxt.setdefault(e.msgctxt, []).append(e)
+    by_msgid = {}
+    for e in po:
+        if e.msgstr and "fuzzy" not in e.flags:
+            by_msgid.setdefault(e.msgid, e)
+    new = polib.POFile(wrapwidth=0)
+    new.metadata = po.metadata or dict(HEADER)
+    seen, reused = set(), set()
+    for ctxt, msgid, where in wanted:
+        if (ctxt, msgid) in seen:
+            continue
+        seen.add((ctxt, msgid))
+        e = old.get((ctxt, msgid))
+        if e is not None:
+            e = copy.copy(e)
+            e.obsolete = False
+        elif msgid in by_msgid:  # same English elsewhere (moved, or came back)
+            src = by_msgid[msgid]
+            e = polib.POEntry(msgctxt=ctxt, msgid=msgid, msgstr=src.msgstr)
+        elif ctxt in by_ctxt and ctxt not in ("code", "cell") and by_ctxt[ctxt][0].msgstr:
+            src = by_ctxt[ctxt][0]  # the English changed: keep the translation, mark fuzzy
+            reused.add((src.msgctxt, src.msgid))
+            e = polib.POEntry(msgctxt=ctxt, msgid=msgid, msgstr=src.msgstr, flags=["fuzzy"],
+                              previous_msgid=src.previous_msgid if "fuzzy" in src.flags and
+                              src.previous_msgid else src.msgid)
+        else:
+            e = polib.POEntry(msgctxt=ctxt, msgid=msgid, msgstr="")
+        e.occurrences = [where] if where else []
+        new.append(e)
+    for e in po:
+        if (e.msgctxt, e.msgid) not in seen | reused and e.msgstr:
+            e = copy.copy(e)
+            e.obsolete = True
+            e.occurrences = []
+            new.append(e)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    new.save(str(path))
+    return new
+
+
+def setup_cells():
+    return [c for c in nbformat.read(chapters()[0], as_version=4).cells
+            if "book-setup" in c.metadata.get("tags", [])]
+
+
+def extract(only=()):
+    """Refresh every catalog (or those whose path contains one of `only`)."""
+    def wanted_here(path):
+        return not only or any(o in str(path) for o in only)
+    for nb_path in [c for c in chapters() if wanted_here(catalog_path(c))]:
+        nb = nbformat.read(nb_path, as_version=4)
+        wanted = []
+        for i, cell in enumerate(nb.cells):
+            where = (nb_path.name, str(i))
+            if cell.cell_type == "markdown":
+                wanted.append((cell.id, cell.source, where))
+            elif cell.cell_type == "code" and "book-setup" not in cell.metadata.get("tags", []):
+                wanted += [("code", t, where) for t in code_texts(cell.source)]
+        merge(catalog_path(nb_path), wanted)
+    # the setup cell's own words and the code prompts, shared by every chapter
+    wanted = [("code", t, ("setup_cell.py", "")) for t in code_texts(SETUP_PY.read_text(), everything=True)]
+    prompts = []
+    for nb_path in chapters():
+        for cell in nbformat.read(nb_path, as_version=4).cells:
+            for k in ("code_prompt_show", "code_prompt_hide"):
+                p = cell.metadata.get("mystnb", {}).get(k)
+                if p and p not in prompts:
+                    prompts.append(p)
+    wanted += [("prompt", p, None) for p in prompts]
+    if wanted_here(LOCALES / "setup.po"):
+        merge(LOCALES / "setup.po", wanted)
+    for page in [p for p in pages() if wanted_here(catalog_path(p))]:
+        merge(catalog_path(page), [(k, text, None) for k, kind, text in page_units(page)])
+    t = toc()
+    wanted = [("title", yaml.safe_load((ROOT / "_config.yml").read_text())["title"], None)]
+    wanted += [("caption", p["caption"], None) for p in t["parts"]]
+    if wanted_here(LOCALES / "_toc.po"):
+        merge(LOCALES / "_toc.po", wanted)
+    print(status(quiet=True))
+
+
+# ----------------------------------------------------------------- status
+def catalogs():
+    return sorted(LOCALES.rglob("*.po"))
+
+
+def problems(po):
+    live = [e for e in po if not e.obsolete]
+    return ([e for e in live if not e.msgstr], [e for e in live if "fuzzy" in e.flags], live)
+
+
+def complete(path):
+    if not path.exists():
+        return False
+    untranslated, fuzzy, _ = problems(load(path))
+    return not untranslated and not fuzzy
+
+
+def status(quiet=False):
+    lines = []
+    for path in catalogs():
+        untranslated, fuzzy, live = problems(load(path))
+        done = len(live) - len(untranslated) - len(fuzzy)
+        pct = 100 * done / len(live) if live else 100
+        lines.append(f"{pct:5.1f}%  {done:4d}/{len(live):<4d} {len(fuzzy):3d} fuzzy  "
+                     f"{path.relative_to(ROOT)}")
+        if not quiet:
+            for e in fuzzy + untranslated:
+                kind = "fuzzy" if e in fuzzy else "untranslated"
+                first = e.msgid.splitlines()[0][:70] if e.msgid else ""
+                lines.append(f"        {kind:12s} [{e.msgctxt}] {first}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- build
+def translations(path):
+    """{(msgctxt, msgid): msgstr} of the finished messages of a catalog."""
+    if not path.exists():
+        return {}
+    return {(e.msgctxt, e.msgid): e.msgstr for e in load(path)
+            if not e.obsolete and e.msgstr and "fuzzy" not in e.flags}
+
+
+def glossary_map():
+    """English headword -> Chinese headword, from the glossary's catalog."""
+    out = {}
+    for (ctxt, msgid), msgstr in translations(LOCALES / "book" / "glossary.po").items():
+        if ctxt and ctxt.startswith("term: "):
+            out[ctxt[6:].replace("$", "")] = msgstr.splitlines()[0].strip().replace("$", "")
+    return out
+
+
+def labels_by_doc():
+    """Every label / document name -> the English document (notebooks/NN or book/x)."""
+    out = {}
+    for f in toc_files():
+        path = ROOT / (f + (".ipynb" if f.startswith("notebooks/") else ".md"))
+        if path.suffix == ".ipynb":
+            text = "\n\n".join(c.source for c in nbformat.read(path, as_version=4).cells
+                               if c.cell_type == "markdown")
+        else:
+            text = path.read_text()
+        out[Path(f).name] = f
+        for lab in re.findall(r"^\(([\w-]+)\)=|:label:\s*([\w-]+)", text, flags=re.M):
+            out[lab[0] or lab[1]] = f
+    return out
+
+
+ROLE = re.compile(r"\{(term|ref|doc|numref)\}`([^`<]*?)\s*<([^`>]+)>`|\{(term|ref|doc|numref)\}`([^`<]+)`")
+
+
+def localise_refs(text, published, here, terms, labels):
+    """Term targets -> the Chinese headword; references to a chapter not in the
+    Chinese edition -> a link to the English page, marked (English)."""
+    def sub(m):
+        role = m.group(1) or m.group(4)
+        shown = m.group(2) if m.group(1) else None
+        target = (m.group(3) if m.group(1) else m.group(5)).strip()
+        if role == "term":
+            zh_target = terms.get(target.replace("$", ""), target)
+            return f"{{term}}`{shown or target} <{zh_target}>`"
+        doc = labels.get(target.lstrip("./").removesuffix(".ipynb").removesuffix(".md"))
+        if doc is None or doc in published:
+            return m.group(0)
+        depth = here.count("/")
+        href = "../" * (depth + 1) + doc + ".html" + ("" if role == "doc" else "#" + target)
+        return f'<a href="{href}">{shown or target}（英文版）</a>'
+    return ROLE.sub(sub, text)
+
+
+def fill(template_zh, values):
+    return re.sub(r"\{(\d+)\}", lambda m: values[int(m.group(1))], template_zh).replace(
+        "{{", "{").replace("}}", "}")
+
+
+def build_page(path, published, terms, labels):
+    tr = translations(catalog_path(path))
+    rel = str(path.relative_to(ROOT).with_suffix(""))
+    measured = path.stem in MEASURED_PAGES
+    section, n, out = "top", 0, []
+    cells = {msgid: s for (c, msgid), s in tr.items() if c == "cell"}
+    for block in blocks(path.read_text()):
+        h = re.match(r"^(?:\([\w-]+\)=\n)?#+\s+(.*)", block)
+        if h:
+            section, n = slug(h.group(1)), 0
+        if block.startswith("```{glossary}"):
+            head, terms_en, tail = glossary_terms(block)
+            zh_terms = [tr[(f"term: {t.splitlines()[0].strip()}", t)] for t in terms_en]
+            out.append("\n".join([head, "\n\n".join(zh_terms), tail]))
+            continue
+        if block.startswith("```{include}") or block.startswith("```{bibliography}"):
+            out.append(block)
+            continue
+        if measured and block.lstrip().startswith("|"):
+            rows = []
+            for row in block.splitlines():
+                if is_data_row(row):
+                    cs = row_cells(row)
+                    rows.append("| " + " | ".join([cs[0]] + [cells.get(c, c) for c in cs[1:]]) + " |")
+                else:
+                    n += 1
+                    t, values = mask_numbers(row)
+                    rows.append(fill(tr[(f"{section}/{n}", t)], values))
+            out.append("\n".join(rows))
+            continue
+        n += 1
+        if measured:
+            t, values = mask_numbers(block)
+            out.append(fill(tr[(f"{section}/{n}", t)], values))
+        else:
+            out.append(tr[(f"{section}/{n}", block)])
+    text = "\n\n".join(out) + "\n"
+    return localise_refs(text, published, rel, terms, labels)
+
+
+def setup_functions():
+    """The setup cell's translator (tr and its helpers), for use outside a notebook."""
+    tree = ast.parse(SETUP_PY.read_text())
+    keep = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith(("_tr", "tr"))]
+    ns = {"re": re, "_tr_compiled": []}
+    exec(compile(ast.Module(body=keep, type_ignores=[]), str(SETUP_PY), "exec"), ns)
+    return ns
+
+
+def translate_alt(alt, messages):
+    """Alt text made by describe() in English, in Chinese: the same parts, each
+    translated by the setup cell's tr() (alt text drops $ and extra spaces)."""
+    ns = setup_functions()
+    clean = {" ".join(k.replace("$", "").split()): " ".join(v.replace("$", "").split())
+             for k, v in messages.items()}
+    ns["BOOK_MESSAGES"] = {**clean, **messages}
+    tr = ns["tr"]
+    out = []
+    kinds = "Picture|Heat map|Bar chart|Line plot|Scatter plot|Diagram"
+    for part in re.split(rf"\. (?=panel \d+, |{kinds}|colour scale: )", alt.rstrip(".")):
+        m = re.match(rf"^(panel \d+, [a-z ]+|{kinds})(?:: (.*))?$", part, flags=re.S)
+        if m:
+            name = tr(m.group(1)) if m.group(1).startswith("panel") else tr(m.group(1).lower()).capitalize()
+            bits = [tr(b) for b in m.group(2).split("; ")] if m.group(2) else []
+            out.append(name + ("：" + "；".join(bits) if bits else ""))
+        else:
+            out.append(tr(part))
+    return "。".join(out) + "。"
+
+
+LANGUAGE_CELL = '''# The language this notebook runs in (generated by tools/i18n.py from
+# locales/zh_CN/; the code cells are the English edition's): the setup cell's
+# tr() translates figure texts, quizzes, exercise messages and printed sentences.
+BOOK_LANGUAGE = "zh_CN"
+BOOK_MESSAGES = '''
+
+
+def build_notebook(path, published, terms, labels, setup_msgs):
+    po_msgs = translations(catalog_path(path))
+    nb = nbformat.read(path, as_version=4)
+    rel = str(path.relative_to(ROOT).with_suffix(""))
+    messages = {msgid: s for (c, msgid), s in setup_msgs.items() if c == "code"}
+    messages |= {msgid: s for (c, msgid), s in po_msgs.items() if c == "code"}
+    prompts = {msgid: s for (c, msgid), s in setup_msgs.items() if c == "prompt"}
+    number = chapter_numbers(toc()).get(rel) if renumbered(published) else None
+    cells = []
+    for cell in nb.cells:
+        cell = copy.deepcopy(cell)
+        if cell.cell_type == "markdown":
+            cell.source = localise_refs(po_msgs[(cell.id, cell.source)], published, rel, terms, labels)
+            if number and cell.source.startswith("# "):  # 第 6 章 · title, as in English
+                cell.source = f"# 第 {number} 章 · " + cell.source[2:]
+                number = None
+        elif cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+            meta = cell.metadata.get("mystnb", {})
+            for k in ("code_prompt_show", "code_prompt_hide"):
+                if k in meta:
+                    meta[k] = prompts.get(meta[k], meta[k])
+            if meta.get("image", {}).get("alt"):
+                meta["image"]["alt"] = translate_alt(meta["image"]["alt"], messages)
+            if "book-setup" in cell.metadata.get("tags", []):
+                cell.source = SETUP_PY.read_text().strip()  # the setup cell is tools/setup_cell.py
+                body = json.dumps(messages, ensure_ascii=False, indent=1, sort_keys=True)
+                lang = nbformat.v4.new_code_cell(LANGUAGE_CELL + body + "\n")
+                lang.id = "book-language"
+                lang.metadata = {"tags": ["remove-cell", "book-language"],
+                                 "jupyter": {"source_hidden": True}}
+                cells.append(lang)
+        cells.append(cell)
+    nb.cells = cells
+    nb.metadata.setdefault("language_info", {})
+    nb.metadata["book_language"] = LANG
+    return nb
+
+
+def wanted_units(source):
+    """(msgctxt, msgid) of every message the current English of `source` needs."""
+    if source.suffix == ".ipynb":
+        out = []
+        for cell in nbformat.read(source, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                out.append((cell.id, cell.source))
+            elif cell.cell_type == "code" and "book-setup" not in cell.metadata.get("tags", []):
+                out += [("code", t) for t in code_texts(cell.source)]
+        return out
+    return [(k, text) for k, kind, text in page_units(source)]
+
+
+def up_to_date(source):
+    """Every message the current English of `source` needs is translated (not fuzzy)."""
+    done = translations(catalog_path(source))
+    return all(u in done for u in wanted_units(source))
+
+
+def setup_up_to_date():
+    done = translations(LOCALES / "setup.po")
+    return all(("code", t) in done for t in code_texts(SETUP_PY.read_text(), everything=True))
+
+
+def published_docs():
+    """English documents (notebooks/NN, book/x) whose Chinese edition is complete for
+    the English as it is now (a changed English text unpublishes its page)."""
+    setup_ok = setup_up_to_date()
+    out = []
+    for f in toc_files():
+        if f.startswith("notebooks/"):
+            if setup_ok and up_to_date(ROOT / (f + ".ipynb")):
+                out.append(f)
+        else:
+            page = ROOT / (f + ".md")
+            deps = [page] + [page.parent / i for i in re.findall(r"```\{include\}\s+(\S+)", page.read_text())]
+            if all(up_to_date(p) for p in deps):
+                out.append(f)
+    return out
+
+
+def chapter_numbers(t):
+    """file -> the number Jupyter Book gives the chapter in toc `t` (numbered parts only)."""
+    out, n = {}, 0
+    for part in t["parts"]:
+        for c in part["chapters"]:
+            if part.get("numbered"):
+                n += 1
+                out[c["file"]] = n
+    return out
+
+
+def renumbered(published):
+    """True when the Chinese edition's automatic numbers would differ from the English
+    ones (a chapter before a published one is not translated yet)."""
+    english = chapter_numbers(toc())
+    mine = [f for f in english if f in published]
+    return any(english[f] != i for i, f in enumerate(mine, 1))
+
+
+def zh_toc(published):
+    t = toc()
+    tr = translations(LOCALES / "_toc.po")
+    out = {"format": t["format"], "root": t["root"], "parts": []}
+    for part in t["parts"]:
+        chs = [c for c in part["chapters"] if c["file"] in published]
+        if chs:
+            p = {k: v for k, v in part.items() if k != "chapters"}
+            p["caption"] = tr.get(("caption", part["caption"]), part["caption"])
+            if renumbered(published):  # the titles carry the English numbers instead
+                p.pop("numbered", None)
+            p["chapters"] = chs
+            out["parts"].append(p)
+    return out
+
+
+def generated():
+    """{path under zh/: text} of the whole Chinese edition, from the catalogs."""
+    published = published_docs()
+    if toc()["root"] not in published:
+        raise SystemExit("the Chinese edition needs its root page translated first")
+    terms, labels = glossary_map(), labels_by_doc()
+    setup_msgs = translations(LOCALES / "setup.po")
+    files = {"_toc.yml": "# Generated by tools/i18n.py build from locales/zh_CN/: do not edit.\n"
+             + yaml.safe_dump(zh_toc(published), allow_unicode=True, sort_keys=False)}
+    for f in published:
+        src = ROOT / (f + (".ipynb" if f.startswith("notebooks/") else ".md"))
+        if f.startswith("notebooks/"):
+            nb = build_notebook(src, published, terms, labels, setup_msgs)
+            files[f + ".ipynb"] = nbformat.writes(nb) + "\n"
+        else:
+            files[f + ".md"] = build_page(src, published, terms, labels)
+            for inc in re.findall(r"```\{include\}\s+(\S+)", src.read_text()):
+                ipath = src.parent / inc
+                files[str(ipath.relative_to(ROOT))] = build_page(ipath, published, terms, labels)
+    return files
+
+
+def build():
+    files = generated()
+    for old in OUT.rglob("*"):
+        if old.is_file() and str(old.relative_to(OUT)) not in files:
+            old.unlink()
+    for rel, text in files.items():
+        p = OUT / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.exists() or p.read_text() != text:
+            p.write_text(text)
+    print(f"zh/: {len(files) - 1} pages ({', '.join(sorted(Path(f).stem for f in files if f != '_toc.yml'))})")
+
+
+# ----------------------------------------------------------------- check
+def roles(text):
+    out = []
+    for m in re.finditer(r"\{([\w:-]+)\}`([^`]*)`", text):
+        role, body = m.groups()
+        target = re.search(r"<([^<>]+)>\s*$", body)
+        if role in ("glue:text", "glue", "glue:any", "glue:md", "cite", "cite:p", "cite:t",
+                    "eq", "numref", "ref", "doc", "term"):
+            out.append((role, (target.group(1) if target else body).strip()))
+    return sorted(out)
+
+
+def directives(text):
+    return sorted(re.findall(r"^\s*(?:`{3,}|:{3,})\{([\w-]+)\}", text, flags=re.M))
+
+
+def labels(text):
+    return sorted(re.findall(r"^\(([\w-]+)\)=|:label:\s*(\S+)", text, flags=re.M))
+
+
+def fields(text):
+    return sorted(re.findall(r"(?<!\{)\{[^{}]*\}(?!\})", text))
+
+
+PUNCT = lambda c: c == "" or unicodedata.category(c)[0] in "PS"  # noqa: E731
+SPACE = lambda c: c == "" or c.isspace()  # noqa: E731
+
+
+def bad_emphasis(text):
+    """`**` or `*` that CommonMark will show literally: an opening run that is not
+    left-flanking or a closing one not right-flanking (e.g. 四种**{term}...** in Chinese)."""
+    t = re.sub(r"`[^`\n]*`", "`x`", text)
+    t = re.sub(r"\$[^$\n]*\$", "$x$", t)
+    bad = []
+    for para in re.split(r"\n\s*\n", t):
+        runs = [m for m in re.finditer(r"\*+", para)
+                if not (m.group() == "*" and (m.start() == 0 or para[m.start() - 1] == "\n")
+                        and para[m.end():m.end() + 1] == " ")]
+        by_len = {}
+        for m in runs:
+            by_len.setdefault(len(m.group()), []).append(m)
+        for ms in by_len.values():
+            for k, m in enumerate(ms):
+                before = para[m.start() - 1] if m.start() else ""
+                after = para[m.end()] if m.end() < len(para) else ""
+                left = not SPACE(after) and (not PUNCT(after) or SPACE(before) or PUNCT(before))
+                right = not SPACE(before) and (not PUNCT(before) or SPACE(after) or PUNCT(after))
+                if (k % 2 == 0 and not left) or (k % 2 == 1 and not right):
+                    bad.append(para[max(0, m.start() - 12):m.end() + 12])
+    return bad
+
+
+def check_entry(e):
+    """What is wrong with one translation (an empty list when nothing)."""
+    s, m = e.msgstr, e.msgid
+    errs = []
+    if e.msgctxt == "code" or (e.msgctxt and "/" in e.msgctxt and "{0}" in m):
+        dropped = set(fields(m)) - set(fields(s))  # only a word chosen in English: {'s' if n != 1 else ''}
+        if set(fields(s)) - set(fields(m)) or any(" if " not in f for f in dropped):
+            errs.append(f"fields differ: {fields(m)} vs {fields(s)}")
+        return errs
+    if e.msgctxt in ("prompt", "title", "caption", "cell"):
+        return errs
+    if roles(m) != roles(s):
+        errs.append(f"roles differ: {sorted(set(roles(m)) ^ set(roles(s)))}")
+    if m.count("$") != s.count("$"):
+        errs.append(f"$ count {m.count('$')} vs {s.count('$')}")
+    if directives(m) != directives(s):
+        errs.append(f"directives differ: {directives(m)} vs {directives(s)}")
+    if labels(m) != labels(s):
+        errs.append(f"labels differ: {labels(m)} vs {labels(s)}")
+    if m.count("```") != s.count("```"):
+        errs.append("code fences differ")
+    math_cjk = lambda t: {c for m in re.findall(r"\$\$.*?\$\$|\$[^$]*\$", t, flags=re.S)  # noqa: E731
+                          for c in re.findall(r"[\u3400-\u9fff]", m)}
+    if math_cjk(s) - math_cjk(m):
+        errs.append("Chinese inside math ($...$): MathJax draws it without the book's font; "
+                    "put the words outside the formula")
+    bad = bad_emphasis(s)
+    if bad:
+        errs.append(f"emphasis shown literally (put a space between ** and Chinese): {bad}")
+    return errs
+
+
+def check(only_published=True):
+    """Problems of the catalogs of the published chapters and pages (or of all)."""
+    published = published_docs() if only_published else None
+    sources = {catalog_path(p): p for p in chapters() + pages()}
+    out = []
+    for path in catalogs():
+        src = sources.get(path)
+        rel = str(src.relative_to(ROOT).with_suffix("")) if src else None
+        if only_published and src is not None and rel not in published and \
+                not (src.stem in MEASURED_PAGES and "book/speed" in published):
+            continue
+        for e in load(path):
+            if e.obsolete or not e.msgstr or "fuzzy" in e.flags:
+                continue
+            for err in check_entry(e):
+                out.append(f"{path.relative_to(ROOT)} [{e.msgctxt}] {err}")
+    return out
+
+
+# ----------------------------------------------------------------- import
+def import_json(po_path, json_path):
+    """Translations {cell id or msgctxt: Chinese} into a catalog (by msgctxt; a code
+    text, whose msgctxt is "code", by its English).
+    A message already translated differently is overwritten; fuzzy ones are cleared."""
+    po = load(Path(po_path))
+    data = json.loads(Path(json_path).read_text())
+    n = 0
+    for e in po:
+        key = e.msgctxt if e.msgctxt in data else e.msgid  # code texts: keyed by the English
+        if not e.obsolete and key in data and data[key].strip():
+            e.msgstr = data[key]
+            if "fuzzy" in e.flags:
+                e.flags.remove("fuzzy")
+                e.previous_msgid = None
+            n += 1
+    missing = set(data) - {e.msgctxt for e in po} - {e.msgid for e in po}
+    po.save(str(po_path))
+    print(f"{po_path}: {n} messages imported" + (f"; unknown cell ids: {sorted(missing)}" if missing else ""))
+
+
+def main(argv):
+    cmd, *rest = argv or ["status"]
+    if cmd == "extract":
+        extract(rest)
+    elif cmd == "build":
+        build()
+    elif cmd == "status":
+        print(status())
+    elif cmd == "check":
+        errs = check(only_published="--all" not in rest)
+        print("\n".join(errs) or "check: every published message is translated and well formed")
+        sys.exit(1 if errs else 0)
+    elif cmd == "import-json":
+        import_json(*rest)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
