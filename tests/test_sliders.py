@@ -48,7 +48,15 @@ def test_static_sliders_hold_one_distinct_frame_per_setting():
     assert len(root.children) == 3 and all(len(s.children) == 2 for s in root.children)
     frames = [img.value for s in root.children for img in s.children]
     assert len(set(frames)) == 6, "two slider settings drew the same picture"
-    assert all(f.startswith('<img src="data:image/png;base64,iVBORw0KGgo') for f in frames)
+    # lossless WebP (RIFF header), drawn at twice the pixels and shown at the figure's size
+    assert all(f.startswith('<img src="data:image/webp;base64,UklGR') for f in frames)
+    import base64
+    import io
+    import re
+    from PIL import Image
+    for f in frames:
+        pixels = Image.open(io.BytesIO(base64.b64decode(re.search(r"base64,([^\"]+)", f)[1]))).width
+        assert f' width="{2 * 72}" ' in f and pixels == 2 * 2 * 72, (pixels, f[-120:])
     assert all(' alt="Bar chart: x: key; y: height." ' in f for f in frames)
 
 

@@ -259,25 +259,32 @@ def _draw_ahead(frames, values, start):
     loop.call_later(0.5, step)
 
 
-def _img(png, alt, width=None):
-    """An HTML <img> holding the PNG, with alt text for screen readers; `width`
-    in CSS px (a frame drawn at 2x is shown at half its pixel width)."""
+def _img(image, alt, width=None, kind="png"):
+    """An HTML <img> holding the image (PNG or WebP bytes), with alt text for
+    screen readers; `width` in CSS px (a frame drawn at 2x is shown at half its
+    pixel width)."""
     import base64
     import html
     size = f'width="{width}" ' if width else ""
-    return (f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}" {size}'
+    return (f'<img src="data:image/{kind};base64,{base64.b64encode(image).decode()}" {size}'
             f'alt="{html.escape(alt)}" style="max-width:100%;height:auto">')
 
 
-def _small_png(png):
-    """The PNG reduced to a 256-colour palette (3-4x smaller), for the HTML book."""
+def _small_image(png):
+    """The frame for the HTML book: a 128-colour palette (octree: small areas of
+    a colour, such as thin lines, keep it), stored as lossless WebP (about 5x
+    smaller than the PNG, a third smaller than a 256-colour palette PNG).
+    Returns (bytes, "webp"), or the PNG as it is where Pillow cannot write WebP."""
     try:
-        from PIL import Image
+        from PIL import Image, features
     except ImportError:
-        return png
+        return png, "png"
+    if not features.check("webp"):
+        return png, "png"
     small = io.BytesIO()
-    Image.open(io.BytesIO(png)).convert("RGB").quantize(256).save(small, format="png", optimize=True)
-    return small.getvalue()
+    Image.open(io.BytesIO(png)).convert("RGB").quantize(128, method=Image.Quantize.FASTOCTREE).save(
+        small, format="webp", lossless=True, method=2, quality=100)
+    return small.getvalue(), "webp"
 
 
 def sliders(setup, figsize=(8, 3.4), start=None, **values):
@@ -318,7 +325,8 @@ def sliders(setup, figsize=(8, 3.4), start=None, **values):
     for combo in product(*values.values()):
         png = frames.render(pixel_scale=2, **dict(zip(names, combo)))
         width = round(frames.fig.get_figwidth() * frames.fig.dpi)
-        pictures[combo] = _img(_small_png(png), describe(frames.fig), width)
+        image, kind = _small_image(png)
+        pictures[combo] = _img(image, describe(frames.fig), width, kind)
 
     def stack(prefix, depth):
         if depth == len(names):
