@@ -211,6 +211,53 @@ quiz("Q?", ["a one", "b two"], 0, ["because", "because not"])'''
     assert "a one" in found and "because not" in found
 
 
+def test_code_texts_kept_in_variables_are_found_and_settings_are_not():
+    src = '''"""A docstring, not shown to the reader."""
+NAMES = [N_("dot"), "scaled dot"]
+yes = {True: N_("yes"), False: N_("no")}
+VARIANTS = {"residual only": 1, "post-norm": 2}
+print("train:", x, N_(" e.g."), y)
+show(ax, A, f"sentence {b}: length {lengths[b]}", cmap="viridis", loc="upper right")
+label = f"self-attention, {name}"
+words = "the cat sat on the mat".split()
+glue("ch99_some key", "a phrase glued")
+print(np.einsum("ij, jk -> ik", A, B), re.sub("a b", "", t), table.get(2.4, "KeyError: no such key"))
+raise ValueError(f"mask of shape {m.shape} does not broadcast")
+assert ok, "an assertion message"'''
+    found = i18n.code_texts(src)
+    for text in ["dot", "scaled dot", "yes", "no", "residual only", " e.g.", "sentence {b}: length {lengths[b]}",
+                 "self-attention, {name}", "a phrase glued", "KeyError: no such key",
+                 "mask of shape {m.shape} does not broadcast"]:
+        assert text in found, text
+    for text in ["A docstring, not shown to the reader.", "post-norm", "viridis", "upper right",
+                 "the cat sat on the mat", "ch99_some key", "ij, jk -> ik", "a b", "an assertion message"]:
+        assert text not in found, text
+
+
+# --- no English left in what a Chinese notebook prints and draws
+# Runs of >= 3 English words in every printed line and figure text of a zh
+# notebook, run in this process (tools/zh_english.py). English that is the
+# chapter's data may stay: the toy language's English sentences (chapter 3),
+# the example sentence's words (chapter 6).
+DATA_WORDS = {"notebooks/03_qkv_translation": "TGT", "notebooks/06_positions_and_heads": "words"}
+ENGLISH_SCOPE = [d for d in SCOPE if d.startswith("notebooks/")] + (
+    [d for d in sorted(PUBLISHED) if d.startswith("notebooks/") and d not in SCOPE]
+    if os.environ.get("I18N_ALL_CHAPTERS") else [])   # every chapter: about a minute more
+
+
+@pytest.mark.parametrize("doc", ENGLISH_SCOPE)
+def test_chinese_notebook_prints_and_draws_no_english(doc):
+    import zh_english
+    if doc not in PUBLISHED:
+        pytest.skip(f"{doc} is not in the Chinese edition yet")
+    lines, texts, errors, ns = zh_english.run_notebook(i18n.OUT / (doc + ".ipynb"), namespace=True)
+    assert not errors, errors
+    data = {w.lower() for w in ns.get(DATA_WORDS.get(doc, ""), [])}
+    left = [(run, s) for s in set(lines) | set(texts) for run in zh_english.english_runs(s)
+            if not {w.lower() for w in run.split()} <= data]
+    assert not left, "\n".join(f"{run!r} in {s!r}" for run, s in sorted(left))
+
+
 def test_emphasis_next_to_chinese_is_caught():
     assert i18n.bad_emphasis("比较四种**{term}`x <y>`**（分数）")
     assert not i18n.bad_emphasis("比较四种 **{term}`x <y>`**（分数）")
@@ -250,3 +297,10 @@ def test_alt_text_of_plain_figures_is_translated_part_by_part():
             "the picture": "图片", "x (pixels)": "x（像素）"}
     assert i18n.translate_alt("panel 1, picture: the picture. panel 2, heat map: 1. scores q·k; x: x (pixels).",
                               msgs) == "第 1 幅，图片：图片。第 2 幅，热图：1. 分数 q·k；横轴：x（像素）。"
+def test_tr_translates_padded_names_and_messages_inside_fields():
+    tr = make_tr({"{case:15s} -> ValueError: {err}": "{case:15s} -> ValueError：{err}",
+                  "d_k differs": "d_k 不同", "with warm-up": "有预热",
+                  "there must be at least one key: K has shape {K.shape}": "至少要有一个键：K 的形状是 {K.shape}"})
+    assert tr("  with warm-up     ") == "  有预热     "
+    assert tr("d_k differs     -> ValueError: there must be at least one key: K has shape (0, 3)") == \
+        "d_k 不同     -> ValueError：至少要有一个键：K 的形状是 (0, 3)"

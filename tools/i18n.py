@@ -147,6 +147,83 @@ def _strings(node, found):
             _strings(child, found)
 
 
+# Keyword arguments whose string values are settings, not text (matplotlib,
+# numpy, the standard library): never collected as prose.
+SETTING_KEYWORDS = {"color", "c", "colors", "cmap", "ha", "va", "horizontalalignment",
+                    "verticalalignment", "loc", "layout", "ls", "linestyle", "marker", "fmt",
+                    "interpolation", "aspect", "origin", "dtype", "mode", "family", "fontfamily",
+                    "fontweight", "weight", "style", "fontstyle", "rotation_mode", "bbox_to_anchor",
+                    "arrowprops", "boxstyle", "connectionstyle", "arrowstyle", "edgecolor", "ec",
+                    "facecolor", "fc", "mec", "mfc", "linecolor", "hatch", "capstyle", "joinstyle",
+                    "drawstyle", "where", "orientation", "histtype", "align", "scale", "norm",
+                    "shading", "extend", "side", "which", "axis", "kind", "method", "order",
+                    "casting", "sep", "end", "encoding", "errors", "format", "bbox_inches", "textcoords",
+                    "xycoords", "coords", "units", "key", "name", "tag", "kind_name",
+                    "multialignment", "transform", "clip_on", "zorder", "label_mode", "ord"}
+# Setting values that contain a space (legend places, font names): not text.
+SETTING_VALUES = {"upper right", "upper left", "lower left", "lower right", "center left",
+                  "center right", "lower center", "upper center", "DejaVu Sans", "square,pad=0.3",
+                  "round,pad=0.3", "round,pad=0.2", "round,pad=0.4"}
+# Calls whose string arguments are code, not text (einsum subscripts, regexes, paths).
+CODE_CALLS = {"einsum", "compile", "match", "search", "sub", "fullmatch", "findall", "split",
+              "Path", "open", "getattr", "setattr", "hasattr", "astype", "dtype", "index",
+              "startswith", "endswith", "replace", "strip", "rstrip", "lstrip", "glob", "rglob",
+              "add_subplot", "subplot_mosaic", "register_cmap", "get_cmap", "colormaps",
+              "assertRaises", "environ", "AssertionError", "warn", "filterwarnings", "join",
+              "format"}
+
+
+def is_code_prose(text):
+    """A string constant of a code cell that reads as text: a word of two letters and a
+    space between words (a sentence, a label, a title), not a setting or a format."""
+    t = re.sub(r"\{[^{}]*\}", " ", text).strip()
+    if text.strip() in SETTING_VALUES or not re.search("[A-Za-z]{2}", t):
+        return False
+    if not re.search(r"\S\s+\S", re.sub(r"\{[^{}]*\}", "x", text)):  # one token (a field counts as a word)
+        return False
+    if re.fullmatch(r"[-.:o^sd*+x|/\\ ]+", t) or re.fullmatch(r"[\w,.]+->[\w,.]+", t.replace(" ", "")):
+        return False  # line styles, einsum subscripts
+    return is_prose(text)
+
+
+def prose_constants(tree):
+    """Prose-like string constants and f-strings anywhere in the code (not docstrings,
+    not setting keywords, not arguments of calls that take code), in source order."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                skip.add(id(body[0].value))
+        elif isinstance(node, ast.keyword) and node.arg in SETTING_KEYWORDS:
+            skip.update(id(n) for n in ast.walk(node.value))
+        elif isinstance(node, ast.Call) and _name(node.func) in CODE_CALLS:
+            for a in node.args + ([node.func.value] if isinstance(node.func, ast.Attribute) else []):
+                skip.update(id(n) for n in ast.walk(a))   # "the cat sat".split(), re.sub(...)
+        elif isinstance(node, ast.Call) and _name(node.func) == "glue" and node.args:
+            skip.update(id(n) for n in ast.walk(node.args[0]))  # the glue key, not its value
+        elif isinstance(node, ast.Assert) and node.msg is not None:
+            skip.update(id(n) for n in ast.walk(node.msg))
+        elif isinstance(node, ast.JoinedStr):  # its parts belong to the template
+            for v in node.values:
+                if isinstance(v, ast.Constant):
+                    skip.add(id(v))
+                elif v.format_spec is not None:
+                    skip.update(id(n) for n in ast.walk(v.format_spec))
+    out = []
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr))]
+    nodes.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+    for node in nodes:
+        if id(node) in skip:
+            continue
+        t = template(node)
+        literal = t if isinstance(node, ast.Constant) else " ".join(
+            v.value for v in node.values if isinstance(v, ast.Constant))
+        if t is not None and re.search("[A-Za-z]{2}", literal) and is_code_prose(t):
+            out.append(t)
+    return out
+
+
 def _name(func):
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
@@ -158,12 +235,18 @@ def code_texts(source, everything=False):
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    found = []
+    found, forced = [], set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             f = node.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if name in SINKS:
+            if name == "N_" and not everything:  # marked by hand: always a message (" e.g.", "yes")
+                marked = []
+                for arg in node.args:
+                    _strings(arg, marked)
+                found += [t for t in marked if re.search("[A-Za-z]", t)]
+                forced.update(marked)
+            elif name in SINKS:
                 for arg in node.args:
                     _strings(arg, found)
                 for kw in node.keywords:
@@ -174,20 +257,15 @@ def code_texts(source, everything=False):
                 for kw in node.keywords:
                     if kw.arg in SINK_KEYWORDS:
                         _strings(kw.value, found)
-    # labels kept in a list or dict literal and passed on to a sink by name, e.g.
-    # panels = [(img, "picture, cut into 4 × 4"), ...]; ax.set_title(title)
-    if not everything and any(isinstance(n, ast.Call) and _name(n.func) in SINKS - {"print", "tr", "N_"}
-           for n in ast.walk(tree)):
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Assign, ast.For)):
-                value = node.value if isinstance(node, ast.Assign) else node.iter
-                if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
-                    more = []
-                    _strings(value, more)
-                    found += [t for t in more if " " in t.strip() and re.search("[A-Za-z]{2}", t)]
+    # texts made in one place and shown in another: labels in a list, dict or
+    # zip(...), names in a variable, f-string titles passed to a helper, error
+    # messages printed later. Every prose-like string constant of the cell is
+    # collected (prose_constants); single words are marked N_("yes") by hand.
+    if not everything:
+        found += prose_constants(tree)
     out = []
     for t in found:
-        if t not in out and (is_prose(t) or everything and len(re.findall(
+        if t not in out and (is_prose(t) or t in forced or everything and len(re.findall(
                 "[A-Za-z]", re.sub(r"\{[^{}]*\}", "", t))) > 0 and len(t.strip()) > 1):
             out.append(t)
     return out

@@ -74,13 +74,16 @@ def tr(text):
         return hit
     if not re.search("[A-Za-z]", text):
         return text
+    core = text.strip()
+    if core != text and core in BOOK_MESSAGES:  # a padded name: f"{name:16s}"
+        return text.replace(core, BOOK_MESSAGES[core])
     if not _tr_compiled:
         _tr_compile()
     for regex, fields, translation in _tr_compiled:
         m = regex.match(text)
         if m:
-            values = {f: v.replace(v.strip(), BOOK_MESSAGES.get(v.strip(), v.strip()))  # padded names too
-                      for f, v in zip(fields, m.groups())}
+            values = {f: v.replace(v.strip(), tr(v.strip()) if len(v) < len(text) else v.strip())
+                      for f, v in zip(fields, m.groups())}  # padded names, and messages made by other templates
             return re.sub(r"\{\{|\}\}|\{[^{}]*\}",
                           lambda t: t.group()[0] if t.group() in ("{{", "}}") else values.get(t.group(), t.group()),
                           translation)

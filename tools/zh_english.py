@@ -1,0 +1,148 @@
+"""English left on a Chinese page: run a zh notebook's code and list every printed
+line and figure text that still holds a run of 3 or more English words.
+
+    python tools/zh_english.py [-nN] [--setup FILE] zh/notebooks/NN_name.ipynb [...]
+
+-nN: report runs of N words or more (default 3); --setup FILE: run with another
+setup cell (to try a change to tools/setup_cell.py); ZH_FIGURES=DIR keeps every
+figure drawn as a PNG there, to look at.
+
+The code cells run in one namespace (Agg backend, no sliders drawn ahead),
+after the language cell and the setup cell; every figure is drawn (so the setup
+cell's tr() translates its texts) and its texts are collected, and printed
+output is captured. Used by tests/test_i18n.py.
+"""
+import contextlib
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+# Words that stay in Latin letters in the Chinese edition: names of methods,
+# libraries and formulae, units, code identifiers.
+KEEP = {"softmax", "layernorm", "relu", "gelu", "tanh", "rnn", "rnns", "bptt", "adam", "numpy", "torch",
+        "pytorch", "se", "cbam", "flashattention", "float32", "float64", "dtype", "nan", "inf",
+        "qk", "norm", "ms", "mb", "kb", "gb", "nats", "bits", "exp", "log", "max", "min", "argmax",
+        "argmin", "sigmoid", "conv", "relu", "mlp", "ffn", "lstm", "gru", "sdpa", "blas", "cpu", "gpu",
+        "id", "ids", "pad", "s", "bos", "eos", "none", "true", "false", "shape", "np", "plt", "rope",
+        "frobenius", "spearman", "nadaraya", "watson", "jacobian", "transformer", "resnet", "attention_loops",
+        "threadpoolctl", "valueerror", "keyerror", "assertionerror", "einsum", "matmul", "qkv", "e.g"}
+
+
+def english_runs(text, n=3):
+    """Runs of n or more English words in `text` (math, code and KEEP words removed)."""
+    t = re.sub(r"\$[^$]*\$|`[^`]*`|<[^>]*>|\([^()]*[=_^/][^()]*\)", " ", text)
+    runs, cur = [], []
+    for tok in re.split(r"(\s+|[^\w'.-]|(?<=\w)\.(?=\s|$))", t):
+        if tok is None or not tok.strip():
+            continue
+        w = tok.strip(".-'")
+        if re.fullmatch(r"[A-Za-z]+(?:'[a-z]+)?(?:-[A-Za-z]+)*", w) and w.lower() not in KEEP \
+                and not re.fullmatch(r"[A-Z]|[a-z]_?", w) or w.lower() in ("a", "i"):
+            cur.append(w)
+            continue
+        if re.fullmatch(r"[,;:]", tok.strip()):
+            continue  # punctuation inside an English clause keeps the run going
+        if len(cur) >= n:
+            runs.append(" ".join(cur))
+        cur = []
+    if len(cur) >= n:
+        runs.append(" ".join(cur))
+    return runs
+
+
+def run_notebook(path, setup=None, namespace=False):
+    """(printed lines, figure texts, errors) of a zh notebook run in this process
+    (setup: another setup cell's source, to try a change to tools/setup_cell.py)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    path = Path(path).resolve()
+    nb = nbformat.read(path, as_version=4)
+    texts, out, errors = [], io.StringIO(), []
+    ns = {"__name__": "__main__"}
+    cwd = os.getcwd()
+    os.chdir(Path(__file__).resolve().parents[1] / "notebooks")  # fonts/ and data, as for the English notebook
+    old_draw = Figure.draw
+
+    def collect(fig):
+        for t in fig.findobj(Text):
+            if t.get_visible() and t.get_text().strip():
+                texts.append(t.get_text())
+
+    def show(*a, **k):
+        for num in plt.get_fignums():
+            fig = plt.figure(num)
+            fig.canvas.draw()
+            collect(fig)
+            if os.environ.get("ZH_FIGURES"):  # a folder: keep each figure as a PNG, to look at
+                folder = Path(os.environ["ZH_FIGURES"])
+                folder.mkdir(parents=True, exist_ok=True)
+                fig.savefig(folder / f"{path.stem[:2]}_{len(list(folder.glob(path.stem[:2] + '_*')))}.png")
+        plt.close("all")
+    try:
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            source = setup if setup and "book-setup" in cell.metadata.get("tags", []) else cell.source
+            src = "\n".join(l for l in source.splitlines() if not l.lstrip().startswith(("%", "!")))
+            try:
+                with contextlib.redirect_stdout(out):
+                    exec(compile(src, f"{path.name}[{i}]", "exec"), ns)
+                    if "book-setup" in cell.metadata.get("tags", []):
+                        ns["widgets"] = None           # sliders: the first setting, drawn by plt.show
+                        ns["STATIC"] = False
+                        ns["plt"].show = show
+                        inner = Figure.draw
+
+                        def draw(self, renderer, inner=inner):
+                            r = inner(self, renderer)
+                            collect(self)
+                            return r
+                        Figure.draw = draw
+                    show()
+            except Exception as e:  # an exercise left unanswered, or a real error: report it
+                errors.append(f"cell {i}: {type(e).__name__}: {e}")
+    finally:
+        Figure.draw = old_draw
+        plt.close("all")
+        os.chdir(cwd)
+    result = out.getvalue().splitlines(), texts, errors
+    return result + (ns,) if namespace else result
+
+
+def report(path, n=3, setup=None):
+    lines, texts, errors = run_notebook(path, setup)
+    found = []
+    for kind, items in (("print", lines), ("figure", texts)):
+        seen = set()
+        for s in items:
+            if s in seen:
+                continue
+            seen.add(s)
+            for r in english_runs(s, n):
+                found.append((kind, r, s))
+    return found, errors
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    n, setup = 3, None
+    while args and args[0].startswith("-"):
+        if args[0].startswith("-n"):
+            n, args = int(args[0][2:]), args[1:]
+        elif args[0] == "--setup":
+            setup, args = Path(args[1]).read_text(), args[2:]
+    for p in args:
+        found, errors = report(p, n, setup)
+        print(f"== {p}: {len(found)} English runs, {len(errors)} errors")
+        for kind, r, s in found:
+            print(f"  {kind:6s} «{r}»  in: {s[:110]!r}")
+        for e in errors:
+            print("  ERROR", e[:200])
