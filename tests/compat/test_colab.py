@@ -1,4 +1,5 @@
-"""Every notebook runs under the widget and plotting versions Colab ships.
+"""Every notebook, English and Chinese (zh/notebooks), runs under the widget
+and plotting versions Colab ships.
 
 Run by `make test-colab` inside .venv-colab (requirements-colab.txt), where
 ipywidgets is 7.7 (no Stack widget) and myst-nb is absent, as on Colab.
@@ -13,7 +14,9 @@ import pytest
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# the English chapters and the Chinese edition's (zh/notebooks, same code, one language cell)
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + \
+    sorted((ROOT / "zh" / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 def test_this_is_the_colab_environment():
@@ -22,7 +25,7 @@ def test_this_is_the_colab_environment():
         import myst_nb  # noqa: F401
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.parent.parent.name + "/" + p.stem for p in NOTEBOOKS])
 def test_notebook_runs_and_builds_its_sliders(path):
     os.environ.pop("ATTENTION_BOOK_STATIC", None)
     nb = nbformat.read(path, as_version=4)
