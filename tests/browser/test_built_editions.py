@@ -1,0 +1,30 @@
+"""The built book, both editions, read as files (no browser needed; run after
+`make book` with the browser tests, which fail under CI=true if it is not built):
+every language switch leads to an existing page, and no Chinese paragraph shows
+literal ** (MyST emphasis next to Chinese characters needs spaces)."""
+import re
+
+from conftest import HTML
+
+BUILT = sorted(p for p in HTML.rglob("*.html") if "_static" not in p.parts) if HTML.exists() else []
+
+
+def test_every_language_switch_points_at_an_existing_page():
+    bad, seen = [], 0
+    for page in BUILT:
+        for href in re.findall(r'<a class="lang-switch" href="([^"]+)"', page.read_text()):
+            seen += 1
+            target = (page.parent / href.split("#")[0]).resolve()
+            if not target.is_file():
+                bad.append(f"{page.relative_to(HTML)} -> {href}")
+    assert seen > 20 and not bad, f"{seen} switches, broken: {bad[:5]}"
+
+
+def test_no_literal_bold_markers_on_chinese_pages():
+    bad = []
+    for page in [p for p in BUILT if "zh" in p.relative_to(HTML).parts[:1]]:
+        body = re.sub(r"<(script|style|pre|code)\b.*?</\1>", "", page.read_text(), flags=re.S)
+        for para in re.findall(r"<(?:p|li)\b[^>]*>(.*?)</(?:p|li)>", body, flags=re.S):
+            if "**" in re.sub(r"<[^>]+>", "", para):
+                bad.append(f"{page.relative_to(HTML)}: {re.sub(r'<[^>]+>', '', para)[:80]}")
+    assert not bad, bad[:5]
