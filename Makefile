@@ -48,6 +48,8 @@ book: $(VENV)/.book-installed
 	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build zh --config _build/_config_zh.yml \
 	  --path-output _build/zh $(JB_FLAGS)
 	cp -a _build/zh/_build/html _build/html/zh
+	# what no reader's browser loads: source maps of the theme's minified files, the theme's own .po/.mo catalogs
+	find _build/html \( -name '*.map' -o -path '*/_static/locales' \) -prune -exec rm -rf {} +
 	@echo "The book is built. Open it: file://$(CURDIR)/_build/html/index.html (中文: _build/html/zh/index.html)"
 
 # the Chinese edition's catalogs refreshed from the English sources (translations

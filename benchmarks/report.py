@@ -80,7 +80,7 @@ def main():
     ] + [(r[0], f"{r[1]} s", f"{r[2]} s", verdict(r[3] == "ok")) for r in build_rows] + [
         ("heaviest page", f"{largest[1]} MB ({largest[0]})", f"≤ {pages.PAGE_MB:g} MB",
          verdict(float(largest[1]) <= pages.PAGE_MB)),
-    ] + [(name.strip("*"), f"{size} MB", f"≤ {pages.BOOK_MB:g} MB", verdict(float(size) <= pages.BOOK_MB))
+    ] + [(name.replace("**", ""), f"{size} MB", f"≤ {pages.BOOK_MB:g} MB", verdict(float(size) <= pages.BOOK_MB))
          for name, size, _ in editions]
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     text = "\n\n".join([
