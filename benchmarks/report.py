@@ -25,6 +25,17 @@ from _common import NOTEBOOKS, ROOT, reference_ms, table
 OUT = ROOT / "book" / "speed-results.md"
 
 
+def page_label(path):
+    """A page named briefly, so the table fits the column: chapter 10 of the Chinese
+    edition is "10, 中文版"; other pages keep their path."""
+    parts = path.split("/")
+    edition = ", 中文版" if parts[0] == "zh" else ""
+    name = parts[-1]
+    if "notebooks" in parts and name[:2].isdigit():
+        return name[:2] + edition
+    return path
+
+
 def verdict(ok):
     return "ok" if ok else "**OVER**"
 
@@ -78,7 +89,7 @@ def main():
         ("notebook execution, all together", f"{total[1]} s", f"≤ {notebooks.ALL_S} s",
          verdict(float(total[1]) <= notebooks.ALL_S)),
     ] + [(r[0], f"{r[1]} s", f"{r[2]} s", verdict(r[3] == "ok")) for r in build_rows] + [
-        ("heaviest page", f"{largest[1]} MB ({largest[0]})", f"≤ {pages.PAGE_MB:g} MB",
+        ("heaviest page", f"{largest[1]} MB ({page_label(largest[0])})", f"≤ {pages.PAGE_MB:g} MB",
          verdict(float(largest[1]) <= pages.PAGE_MB)),
     ] + [(name.replace("**", ""), f"{size} MB", f"≤ {pages.BOOK_MB:g} MB", verdict(float(size) <= pages.BOOK_MB))
          for name, size, _ in editions]
