@@ -271,6 +271,22 @@ def test_alt_text_of_plain_figures_is_translated_part_by_part():
             "the picture": "图片", "x (pixels)": "x（像素）"}
     assert i18n.translate_alt("panel 1, picture: the picture. panel 2, heat map: 1. scores q·k; x: x (pixels).",
                               msgs) == "第 1 幅，图片：图片。第 2 幅，热图：1. 分数 q·k；横轴：x（像素）。"
+    # a title holding "; " is translated whole; an axis label is not taken for another "{a}: {b}" template
+    msgs |= {"line plot": "折线图", "dilution (n = {n}; fitted)": "稀释（n = {n}；拟合）",
+             "{label}: std {s:.1f}": "{label}：标准差 {s:.1f}", "std σ of q": "q 的标准差 σ"}
+    assert i18n.translate_alt("Line plot: dilution (n = 8; fitted); x: std σ of q.", msgs) == \
+        "折线图：稀释（n = 8；拟合）；横轴：q 的标准差 σ。"
+
+
+@pytest.mark.parametrize("doc", [d for d in PUBLISHED if d.startswith("notebooks/")])
+def test_alt_text_in_chinese_notebooks_has_no_english_left(doc):
+    """The alt text of every plain figure of a Chinese notebook, as generated in zh/:
+    no run of three English words, no untranslated "x:" or "y:"."""
+    nb = nbformat.read(ROOT / "zh" / f"{doc}.ipynb", as_version=4)
+    for cell in nb.cells:
+        alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt", "")
+        english = re.search(r"[A-Za-z]{2,}[ ,']+[A-Za-z]{2,}[ ,']+[A-Za-z]{2,}", alt)
+        assert not english and not re.search(r"(^|[。；：])[xy]：", alt), f"{doc}: {alt}"
 def test_tr_translates_padded_names_and_messages_inside_fields():
     tr = make_tr({"{case:15s} -> ValueError: {err}": "{case:15s} -> ValueError：{err}",
                   "d_k differs": "d_k 不同", "with warm-up": "有预热",

@@ -636,7 +636,14 @@ def translate_alt(alt, messages):
         m = re.match(rf"^(panel \d+, [a-z ]+|{kinds})(?:: (.*))?$", part, flags=re.S)
         if m:
             name = tr(m.group(1)) if m.group(1).startswith("panel") else tr(m.group(1).lower()).capitalize()
-            bits = [tr(b) for b in m.group(2).split("; ")] if m.group(2) else []
+            bits = []
+            for b in re.split(r"; (?=[xy]: )", m.group(2)) if m.group(2) else []:
+                # the titles before "x: " may hold "; " themselves: whole first, else one by one
+                axis = f"{b[0]}: {{clean(ax.get_{b[0]}label())}}"  # describe()'s own "x: {label}"
+                if b.startswith(("x: ", "y: ")) and axis in messages:  # not another "{a}: {b}" template
+                    bits.append(messages[axis].replace(axis[3:], tr(b[3:])))
+                else:
+                    bits += [tr(b)] if tr(b) != b else [tr(t) for t in b.split("; ")]
             out.append(name + ("：" + "；".join(bits) if bits else ""))
         else:
             out.append(tr(part))
