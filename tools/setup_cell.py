@@ -173,8 +173,10 @@ def describe(fig):
     parts = [clean(fig.get_suptitle())] if fig.get_suptitle() else []
     panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>" and ax.get_visible()]
     for k, ax in enumerate(panels, 1):
+        bars = sum(len(c) for c in ax.containers if isinstance(c, mpl.container.BarContainer))
         kind = (N_("picture") if ax.images and all(im.get_array().ndim == 3 for im in ax.images)
-                else N_("heat map") if ax.images else N_("bar chart") if ax.patches and not ax.lines
+                else N_("heat map") if ax.images
+                else N_("bar chart") if (ax.patches and not ax.lines) or bars > len(ax.lines)  # reference lines too
                 else N_("line plot") if ax.lines else N_("scatter plot") if ax.collections
                 else N_("diagram"))
         bits = [clean(t) for t in (ax.get_title(), ax.get_title("left"), ax.get_title("right")) if t]
