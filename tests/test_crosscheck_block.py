@@ -8,22 +8,15 @@ causal mask and both, in float32 (PyTorch's attention tolerances) and float64.
 Without torch these tests are skipped with the reason; under CI=true a
 missing torch is an error (CI installs requirements-torch.txt).
 """
-import os
-
 import numpy as np
 import pytest
 
 from nbload import namespace
+from torch_or_skip import FLOAT32_TOL, import_torch
 
-try:
-    import torch
-except ImportError:
-    if os.environ.get("CI") == "true":
-        raise
-    pytest.skip("PyTorch is not installed: run `make install-torch` (requirements-torch.txt) "
-                "to run the Transformer block cross-checks", allow_module_level=True)
+torch = import_torch("the Transformer block cross-checks")
 
-TOL = {np.float32: dict(atol=1e-5, rtol=1.3e-6), np.float64: dict(atol=1e-12, rtol=1e-12)}
+TOL = {np.float32: FLOAT32_TOL, np.float64: dict(atol=1e-12, rtol=1e-12)}
 TORCH_DTYPE = {np.float32: torch.float32, np.float64: torch.float64}
 DTYPES = [np.float32, np.float64]
 SIZES = [  # (batch, n, d_model, h, d_ff)

@@ -9,23 +9,16 @@ for attention.
 Without torch these tests are skipped with the reason; under CI=true a
 missing torch is an error (CI installs requirements-torch.txt).
 """
-import os
-
 import numpy as np
 import pytest
 
 from nbload import namespace
+from torch_or_skip import FLOAT32_TOL, import_torch
 
-try:
-    import torch
-    import torch.nn.functional as F
-except ImportError:
-    if os.environ.get("CI") == "true":
-        raise
-    pytest.skip("PyTorch is not installed: pip install -r requirements-torch.txt "
-                "to run the cross-checks", allow_module_level=True)
+torch = import_torch("the cross-checks")
+F = torch.nn.functional
 
-TOL = {np.float32: dict(atol=1e-5, rtol=1.3e-6), np.float64: dict(atol=1e-7, rtol=1e-7)}
+TOL = {np.float32: FLOAT32_TOL, np.float64: dict(atol=1e-7, rtol=1e-7)}
 SHAPES = [  # (batch, n_q, n_k, d_k, d_v)
     ((), 1, 1, 1, 1), ((), 5, 7, 8, 3), ((), 16, 16, 64, 64), ((2,), 4, 9, 16, 5),
     ((2, 3), 6, 6, 8, 8), ((3,), 33, 17, 24, 12), ((), 128, 300, 64, 32),

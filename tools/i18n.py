@@ -342,40 +342,66 @@ def row_cells(row):
     return [c.strip() for c in row.strip().strip("|").split("|")]
 
 
+def page_walk(path):
+    """A page's blocks in order, each as (key, kind, text), the one place where a
+    page is cut into catalog messages (extract and build both read it):
+
+    - "glossary": the glossary block (its terms are keyed "term: <headword>");
+    - "verbatim": an include or bibliography, kept as it is;
+    - "block": a Markdown block, key "<section>/<n>";
+    - "template": a block of a measured page, translated with its numbers masked;
+    - "table": a table of a measured page; text is its rows as (key, row), key None
+      for a data row (whose word cells are translated one by one).
+    """
+    measured = path.stem in MEASURED_PAGES
+    section, n = "top", 0
+    for block in blocks(path.read_text()):
+        h = re.match(r"^(?:\([\w-]+\)=\n)?#+\s+(.*)", block)
+        if h:
+            section, n = slug(h.group(1)), 0
+        if block.startswith("```{glossary}"):
+            yield None, "glossary", block
+        elif block.startswith("```{include}") or block.startswith("```{bibliography}"):
+            yield None, "verbatim", block
+        elif measured and block.lstrip().startswith("|"):
+            rows = []
+            for row in block.splitlines():
+                if is_data_row(row):
+                    rows.append((None, row))
+                else:
+                    n += 1
+                    rows.append((f"{section}/{n}", row))
+            yield None, "table", rows
+        else:
+            n += 1
+            yield f"{section}/{n}", "template" if measured else "block", block
+
+
+def term_key(term):
+    return f"term: {term.splitlines()[0].strip()}"
+
+
 def page_units(path):
     """(key, kind, English) for every translatable unit of a page, in order.
 
     kind: "block" (a Markdown block), "term" (a glossary entry), "template" (a
     measured block or table row, numbers masked), "cell" (a word in a data row).
     """
-    measured = path.stem in MEASURED_PAGES
-    section, n, units = "top", 0, []
-    for block in blocks(path.read_text()):
-        h = re.match(r"^(?:\([\w-]+\)=\n)?#+\s+(.*)", block)
-        if h:
-            section, n = slug(h.group(1)), 0
-        if block.startswith("```{glossary}"):
-            _, terms, _ = glossary_terms(block)
-            for term in terms:
-                units.append((f"term: {term.splitlines()[0].strip()}", "term", term))
-            continue
-        if block.startswith("```{include}") or block.startswith("```{bibliography}"):
-            continue
-        if measured and block.lstrip().startswith("|"):
-            for row in block.splitlines():
-                if is_data_row(row):
-                    for c in row_cells(row)[1:]:
-                        if re.fullmatch(r"[A-Za-z][A-Za-z ]*", c):
-                            units.append(("cell", "cell", c))
+    units = []
+    for key, kind, text in page_walk(path):
+        if kind == "glossary":
+            units += [(term_key(term), "term", term) for term in glossary_terms(text)[1]]
+        elif kind == "table":
+            for row_key, row in text:
+                if row_key is None:
+                    units += [("cell", "cell", c) for c in row_cells(row)[1:]
+                              if re.fullmatch(r"[A-Za-z][A-Za-z ]*", c)]
                 else:
-                    n += 1
-                    units.append((f"{section}/{n}", "template", mask_numbers(row)[0]))
-            continue
-        n += 1
-        if measured:
-            units.append((f"{section}/{n}", "template", mask_numbers(block)[0]))
-        else:
-            units.append((f"{section}/{n}", "block", block))
+                    units.append((row_key, "template", mask_numbers(row)[0]))
+        elif kind == "template":
+            units.append((key, kind, mask_numbers(text)[0]))
+        elif kind == "block":
+            units.append((key, kind, text))
     return units
 
 
@@ -576,39 +602,29 @@ def fill(template_zh, values):
 def build_page(path, published, terms, labels):
     tr = translations(catalog_path(path))
     rel = str(path.relative_to(ROOT).with_suffix(""))
-    measured = path.stem in MEASURED_PAGES
-    section, n, out = "top", 0, []
     cells = {msgid: s for (c, msgid), s in tr.items() if c == "cell"}
-    for block in blocks(path.read_text()):
-        h = re.match(r"^(?:\([\w-]+\)=\n)?#+\s+(.*)", block)
-        if h:
-            section, n = slug(h.group(1)), 0
-        if block.startswith("```{glossary}"):
-            head, terms_en, tail = glossary_terms(block)
-            zh_terms = [tr[(f"term: {t.splitlines()[0].strip()}", t)] for t in terms_en]
-            out.append("\n".join([head, "\n\n".join(zh_terms), tail]))
-            continue
-        if block.startswith("```{include}") or block.startswith("```{bibliography}"):
-            out.append(block)
-            continue
-        if measured and block.lstrip().startswith("|"):
+    out = []
+    for key, kind, text in page_walk(path):
+        if kind == "glossary":
+            head, terms_en, tail = glossary_terms(text)
+            out.append("\n".join([head, "\n\n".join(tr[(term_key(t), t)] for t in terms_en), tail]))
+        elif kind == "verbatim":
+            out.append(text)
+        elif kind == "table":
             rows = []
-            for row in block.splitlines():
-                if is_data_row(row):
+            for row_key, row in text:
+                if row_key is None:
                     cs = row_cells(row)
                     rows.append("| " + " | ".join([cs[0]] + [cells.get(c, c) for c in cs[1:]]) + " |")
                 else:
-                    n += 1
                     t, values = mask_numbers(row)
-                    rows.append(fill(tr[(f"{section}/{n}", t)], values))
+                    rows.append(fill(tr[(row_key, t)], values))
             out.append("\n".join(rows))
-            continue
-        n += 1
-        if measured:
-            t, values = mask_numbers(block)
-            out.append(fill(tr[(f"{section}/{n}", t)], values))
+        elif kind == "template":
+            t, values = mask_numbers(text)
+            out.append(fill(tr[(key, t)], values))
         else:
-            out.append(tr[(f"{section}/{n}", block)])
+            out.append(tr[(key, text)])
     text = "\n\n".join(out) + "\n"
     return localise_refs(text, published, rel, terms, labels)
 
