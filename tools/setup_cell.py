@@ -359,10 +359,13 @@ except ImportError:  # Colab or plain Jupyter: the printed value is what you rea
     _myst_glue = None
 
 
-def glue(name, value):
+def glue(name, value, check=None):
     """Record `value` under `name`, for the book's text to quote (a phrase in the
-    notebook's language: tr)."""
+    notebook's language: tr). `check(value)` states what the text says of it
+    (e.g. `lambda v: v > 0.99` for "more than 99 %"): the cell fails if it no longer holds."""
     value = value.item() if hasattr(value, "item") else value  # numpy -> Python
+    if check is not None and not check(value):
+        raise AssertionError(f"glue {name}={value!r}: check failed")
     value = tr(value) if isinstance(value, str) else value
     if _myst_glue is not None:
         _myst_glue(name, value, display=False)
