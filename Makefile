@@ -9,14 +9,23 @@ JB_FLAGS ?= -W -n --keep-going
 # JUnit reports of the test steps, read by the summary that ends `make test`
 REPORTS := _build/test-reports
 NBVAL   := -p no:randomly --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-# A second numeric configuration for nbval: a generic OpenBLAS kernel, one BLAS
-# thread, numpy's SIMD loops narrowed to its baseline. Stored outputs must not
-# depend on the CPU, the BLAS kernel or the thread count; this run proves it.
+# Two more numeric configurations for nbval. Stored outputs must not depend on
+# the CPU, the BLAS kernel or the thread count; these runs prove it.
+# ALT: a generic OpenBLAS kernel, one BLAS thread, numpy's SIMD loops narrowed to its baseline.
 ALT_CORE    := $(if $(filter aarch64 arm64,$(shell uname -m)),ARMV8,Prescott)
 ALT_NUMERIC := OPENBLAS_CORETYPE=$(ALT_CORE) OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 \
-               NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR ASIMDHP ASIMDDP ASIMDFHM SVE"
+               NPY_DISABLE_CPU_FEATURES=X86_V3,X86_V4,AVX512_ICL,AVX512_SPR,ASIMDHP,ASIMDDP,ASIMDFHM,SVE
+# AVX2: an AVX2-only x86 machine (the one where a stored output once differed:
+# OpenBLAS's Haswell kernels, no AVX-512 in numpy, 2 BLAS threads); on ARM, a
+# Neoverse N1 kernel without SVE.
+AVX2_CORE    := $(if $(filter aarch64 arm64,$(shell uname -m)),NEOVERSEN1,Haswell)
+AVX2_NUMERIC := OPENBLAS_CORETYPE=$(AVX2_CORE) OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 \
+                NPY_DISABLE_CPU_FEATURES=X86_V4,AVX512_ICL,AVX512_SPR,SVE
+# (feature lists comma-separated, so a configuration is one word per variable)
+# the notebooks in two pytest workers, a notebook per worker (2 cores)
+XDIST := -n 2 --dist loadfile
 
-.PHONY: book translations test lab sync execute font install-torch test-unit test-notebooks test-browser test-colab bench clean help
+.PHONY: book translations test lab sync execute font install-torch test-unit test-notebooks test-browser test-colab mutants bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -38,15 +47,23 @@ $(VENV)/.test-installed: requirements.txt requirements-test.txt | $(BIN)/python
 
 # Both editions: English into _build/html, then the Chinese edition (zh/, made
 # from the English notebooks and locales/zh_CN by tools/i18n.py) as a second
-# Sphinx project built in _build/zh and copied to _build/html/zh.
+# Sphinx project built in _build/zh and copied to _build/html/zh. The two are
+# separate Sphinx projects with their own execution caches, built side by side
+# (one a core); the Chinese build's log is _build/zh/build.log, shown after the
+# English one.
 book: $(VENV)/.book-installed
 	$(BIN)/python tools/i18n.py build
 	BOOK_REPO_URL="$(BOOK_REPO_URL)" $(BIN)/python tools/book_config.py
 	rm -rf _build/html  # no stale pages; the execution cache (_build/.jupyter_cache) stays
-	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build . --config _build/_config.yml $(JB_FLAGS)
 	rm -rf _build/zh/_build/html  # else Sphinx may skip copying _static ("no targets are out of date")
-	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build zh --config _build/_config_zh.yml \
-	  --path-output _build/zh $(JB_FLAGS)
+	mkdir -p _build/zh
+	@ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build zh --config _build/_config_zh.yml \
+	  --path-output _build/zh $(JB_FLAGS) > _build/zh/build.log 2>&1 & zh=$$!; \
+	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build . --config _build/_config.yml $(JB_FLAGS); en=$$?; \
+	wait $$zh; zh=$$?; \
+	echo "---- the Chinese edition (_build/zh/build.log) ----"; \
+	if [ $$zh -eq 0 ]; then tail -n 5 _build/zh/build.log; else cat _build/zh/build.log; fi; \
+	[ $$en -eq 0 ] && [ $$zh -eq 0 ]
 	cp -a _build/zh/_build/html _build/html/zh
 	# what no reader's browser loads: source maps of the theme's minified files, the theme's own .po/.mo catalogs
 	find _build/html \( -name '*.map' -o -path '*/_static/locales' \) -prune -exec rm -rf {} +
@@ -85,18 +102,21 @@ test-unit: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser \
 	  --ignore=tests/live --ignore=tests/compat --junitxml=$(REPORTS)/unit.xml
 
-# nbval twice against the same stored outputs: as the machine is, then under
-# the second numeric configuration (ALT_NUMERIC above)
+# nbval three times against the same stored outputs: as the machine is, then
+# under the two other numeric configurations above (ALT_NUMERIC, AVX2_NUMERIC)
 test-notebooks: $(VENV)/.test-installed
-	$(BIN)/python tools/numeric_config.py
-	$(BIN)/python -m pytest $(NBVAL) --junitxml=$(REPORTS)/notebooks.xml notebooks/
-	env $(ALT_NUMERIC) $(BIN)/python tools/numeric_config.py
-	env $(ALT_NUMERIC) $(BIN)/python -m pytest $(NBVAL) --junitxml=$(REPORTS)/notebooks-alt.xml notebooks/
+	@status=0; \
+	for run in "notebooks:" "notebooks-alt:$(ALT_NUMERIC)" "notebooks-avx2:$(AVX2_NUMERIC)"; do \
+	  report=$${run%%:*}; config=$${run#*:}; \
+	  env $$config $(BIN)/python tools/numeric_config.py; \
+	  env $$config $(BIN)/python -m pytest $(NBVAL) $(XDIST) --junitxml=$(REPORTS)/$$report.xml \
+	    notebooks/ || status=1; \
+	done; exit $$status
 
 # the built book in Chromium, and a chapter per part in JupyterLab with a live kernel
 test-browser: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly tests/browser --junitxml=$(REPORTS)/browser.xml
-	$(BIN)/python -m pytest -p no:randomly tests/live --junitxml=$(REPORTS)/live.xml
+	$(BIN)/python -m pytest -p no:randomly -n 2 --dist loadfile tests/browser tests/live \
+	  --junitxml=$(REPORTS)/browser.xml
 
 # every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
 .venv-colab/.installed: requirements-colab.txt
@@ -106,15 +126,23 @@ test-browser: $(VENV)/.test-installed
 	touch $@
 
 test-colab: .venv-colab/.installed
-	.venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider tests/compat \
+	.venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider -n 2 tests/compat \
 	  --junitxml=$(REPORTS)/colab.xml
 
-# every test: unit and structure tests, notebooks (nbval, strict, under two
+# every test: unit and structure tests, notebooks (nbval, strict, under three
 # numeric configurations), the book built with warnings as errors, the built
 # book and live JupyterLab in headless Chromium, and the notebooks under Colab's
-# versions. Every step runs; a summary (counts, skips and how to turn them on) ends it.
+# versions. It first sets up what pip cannot (tools/test_setup.py): as root on
+# Debian/Ubuntu, Debian's chromium and fonts-dejavu-core; else Playwright's own
+# Chromium; PyTorch for the cross-checks where pip takes a CPU build. Every step
+# runs; a summary (counts, seconds, skips and how to turn them on) ends it.
 test: $(VENV)/.test-installed
 	MAKE="$(MAKE)" $(BIN)/python tools/run_tests.py
+
+# the mutation check: realistic slips, one at a time in a scratch copy, each
+# caught by a named test (tools/mutants.py; about an hour, not part of make test)
+mutants: $(VENV)/.test-installed
+	$(BIN)/python tools/mutants.py
 
 # benchmarks: every budget of the book measured (about 25 min, `make test`
 # included), written to book/speed-results.md, shown by the rebuilt book's

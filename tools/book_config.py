@@ -80,7 +80,9 @@ def zh_config(config):
     titles = {e.msgid: e.msgstr for e in polib.pofile(str(po)) if e.msgctxt == "title" and e.msgstr} \
         if po.exists() else {}
     zh["title"] = titles.get(config["title"], config["title"])
-    zh["execute"]["cache"] = str(ROOT / "_build" / ".jupyter_cache")
+    # an execution cache of its own: make book builds the two editions side by side
+    # (one cache database each), and a Chinese notebook never matches an English one
+    zh["execute"]["cache"] = str(ROOT / "_build" / "zh" / ".jupyter_cache")
     zh["bibtex_bibfiles"] = ["../" + b for b in config["bibtex_bibfiles"]]
     zh["html"]["favicon"] = "../" + config["html"]["favicon"]
     zh["html"]["extra_footer"] = "离线可读：本书的脚本、样式和字体都由本书自己提供。"

@@ -1,12 +1,16 @@
-"""Serve the built book on 127.0.0.1 and drive it with Debian's Chromium.
+"""Serve the built book on 127.0.0.1 and drive it with Chromium.
 
-Without Chromium these tests are skipped with the reason, except under CI
-(CI=true), where a missing browser is a failure: CI always runs them.
+The browser is the one `make test` set up (tools/test_setup.py: Debian's
+chromium, installed as root where missing, else Playwright's own); its choice
+and, when there is none, the reason are in _build/test-setup.json. Without a
+browser these tests are skipped with that reason, except under CI (CI=true),
+where a missing browser is a failure: CI always runs them.
 """
 import functools
 import http.server
 import os
-import shutil
+import re
+import sys
 import threading
 from pathlib import Path
 
@@ -14,16 +18,35 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(ROOT / "tools"))
+from test_setup import ARGS, find_chromium  # noqa: E402
+
+
+CHROMIUM, NO_CHROMIUM = find_chromium()
+
+
+HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config, items):
-    reason = None
-    if not CHROMIUM:
-        reason = "Chromium not found: install Debian's chromium to run the browser tests"
-    elif not (HTML / "index.html").exists():
+    """The book's tests (this folder) run page by page, so the tests of one page
+    share one load (`loaded`); on a page, a test that leaves it (the language
+    switch) runs last. They are one module (test_book.py), so pytest-xdist's
+    --dist loadfile runs them in one worker, beside the live-kernel tests in the
+    other. Without a browser or a built book every test is skipped with the reason."""
+    def key(item):
+        page = getattr(item, "callspec", None) and item.callspec.params.get("page")
+        leaves = "language_switch" in item.name
+        return (page is not None, page or "", leaves)
+    ours = [i for i in items if HERE in Path(str(i.fspath)).resolve().parents]
+    if not ours:
+        return
+    first = items.index(ours[0])
+    rest = [i for i in items if i not in set(ours)]
+    items[:] = rest[:first] + sorted(ours, key=key) + rest[first:]  # stable within a page
+    items = ours
+    reason = NO_CHROMIUM
+    if reason is None and not (HTML / "index.html").exists():
         reason = "the book is not built: run `make book` first"
     if reason is None:
         return
@@ -47,16 +70,69 @@ def server():
     srv.shutdown()
 
 
-@pytest.fixture(scope="session")
-def playwright():
-    """One Playwright driver for the session (it cannot be started twice at once)."""
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        yield p
+LATIN_DIRS = [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation")]
 
 
 @pytest.fixture(scope="session")
-def browser(playwright):
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+def latin_fonts(tmp_path_factory):
+    """A fontconfig file listing only Latin font folders (None if there is none):
+    the browser then sees no system CJK font, as on a reader's machine without
+    one, so Chinese can only be drawn with the book's own font."""
+    latin = [d for d in LATIN_DIRS if d.is_dir()]
+    if not latin:
+        return None
+    folder = tmp_path_factory.mktemp("fontconfig")
+    conf = folder / "fonts.conf"
+    conf.write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+                    + "".join(f"  <dir>{d}</dir>\n" for d in latin)
+                    + f"  <cachedir>{folder / 'cache'}</cachedir>\n</fontconfig>\n")
+    return conf
+
+
+@pytest.fixture(scope="session")
+def browser(playwright, latin_fonts):
+    """One Chromium for every test: with only Latin fonts where there are some."""
+    env = {**os.environ, "FONTCONFIG_FILE": str(latin_fonts)} if latin_fonts else None
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=env)
     yield b
     b.close()
+
+
+def visit(browser, server, page):
+    """Open `page` offline (requests to other hosts aborted and logged), wait for
+    its widgets; return (context, tab, log of errors, foreign and missing requests)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = ctx.new_page()
+    log = {"errors": [], "foreign": [], "missing": []}
+    tab.on("pageerror", lambda e: log["errors"].append(str(e)))
+    tab.on("console", lambda m: log["errors"].append(m.text) if m.type == "error" else None)
+    tab.on("request", lambda r: log["foreign"].append(r.url)
+           if not r.url.startswith((server, "data:", "blob:")) else None)
+    tab.on("response", lambda r: log["missing"].append(r.url)
+           if r.status >= 400 else None)
+    tab.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+    tab.goto(f"{server}/{page}", wait_until="load")
+    tab.wait_for_timeout(1500)
+    return ctx, tab, log
+
+
+@pytest.fixture(scope="session")
+def loaded(browser, server):
+    """loaded(page) -> (context, tab, log): the page opened once and shared by
+    every test of that page (tests run page by page); opening the next page
+    closes it. loaded.forget(page) closes it early (a test that navigated away)."""
+    cache = {}
+
+    def forget(page=None):
+        for name in [page] if page else list(cache):
+            if name in cache:
+                cache.pop(name)[0].close()
+
+    def open_page(page):
+        if page not in cache:
+            forget()
+            cache[page] = visit(browser, server, page)
+        return cache[page]
+    open_page.forget = forget
+    yield open_page
+    forget()

@@ -1,10 +1,16 @@
 """The built book as a reader sees it: offline, no script errors, math
-rendered, and every slider changes the picture it sits above."""
+rendered, every slider changes the picture it sits above, every quiz option
+explains itself, the language switch leads to the same page in the other
+edition, Chinese is drawn with the book's own font.
+
+One module, so that pytest-xdist (--dist loadfile) runs all of it in one
+worker, page by page, the tests of a page sharing one load (conftest.py)."""
+import os
 import re
 
 import pytest
 
-from conftest import HTML
+from conftest import HTML, visit
 
 PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
                if p.name not in {"genindex.html", "search.html"} and "_static" not in p.parts)
@@ -12,37 +18,18 @@ SLIDER_PAGES = [p for p in PAGES if "vnd.jupyter.widget-state+json" in (HTML / p
 
 
 
-def visit(browser, server, page):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    tab = ctx.new_page()
-    log = {"errors": [], "foreign": [], "missing": []}
-    tab.on("pageerror", lambda e: log["errors"].append(str(e)))
-    tab.on("console", lambda m: log["errors"].append(m.text) if m.type == "error" else None)
-    tab.on("request", lambda r: log["foreign"].append(r.url)
-           if not r.url.startswith((server, "data:", "blob:")) else None)
-    tab.on("response", lambda r: log["missing"].append(r.url)
-           if r.status >= 400 else None)
-    tab.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
-    tab.goto(f"{server}/{page}", wait_until="load")
-    tab.wait_for_timeout(1500)
-    return ctx, tab, log
-
-
 @pytest.mark.parametrize("page", PAGES)
-def test_page_loads_offline_without_errors(browser, server, page):
-    ctx, tab, log = visit(browser, server, page)
-    try:
-        assert not log["foreign"], f"requests to other hosts: {log['foreign']}"
-        missing = [u for u in log["missing"]]
-        assert not missing, f"missing files: {missing}"
-        assert not log["errors"], f"console errors: {log['errors']}"
-        assert tab.locator("link[rel='icon']").count(), "no favicon: the browser asks for /favicon.ico (404)"
-        if tab.locator("div.math, span.math").count():
-            tab.wait_for_selector("mjx-container", state="attached", timeout=10000)
-            assert tab.locator("mjx-container").count() > 0, "math was not rendered"
-            assert tab.locator("text=/\\\\frac|\\\\sqrt/").count() == 0, "raw TeX is showing"
-    finally:
-        ctx.close()
+def test_page_loads_offline_without_errors(loaded, page):
+    ctx, tab, log = loaded(page)
+    assert not log["foreign"], f"requests to other hosts: {log['foreign']}"
+    missing = [u for u in log["missing"]]
+    assert not missing, f"missing files: {missing}"
+    assert not log["errors"], f"console errors: {log['errors']}"
+    assert tab.locator("link[rel='icon']").count(), "no favicon: the browser asks for /favicon.ico (404)"
+    if tab.locator("div.math, span.math").count():
+        tab.wait_for_selector("mjx-container", state="attached", timeout=10000)
+        assert tab.locator("mjx-container").count() > 0, "math was not rendered"
+        assert tab.locator("text=/\\\\frac|\\\\sqrt/").count() == 0, "raw TeX is showing"
 
 
 HASH_VISIBLE = """root => Promise.all([...root.querySelectorAll('img')]
@@ -53,33 +40,30 @@ HASH_VISIBLE = """root => Promise.all([...root.querySelectorAll('img')]
 
 
 @pytest.mark.parametrize("page", SLIDER_PAGES)
-def test_every_slider_changes_its_picture(browser, server, page):
-    ctx, tab, log = visit(browser, server, page)
-    try:
-        boxes = tab.locator("div.cell_output .widget-vbox").filter(
-            has=tab.locator(".widget-hslider"))
-        boxes = [boxes.nth(i) for i in range(boxes.count())]
-        roots = [b for b in boxes if b.locator(".widget-vbox").count() == 0
-                 or b.evaluate("el => !el.parentElement.closest('.widget-vbox')")]
-        assert roots, "no slider figure rendered"
-        moved = 0
-        for box in roots:
-            handles = box.locator(".noUi-handle")
-            for i in range(handles.count()):
-                before = box.evaluate(HASH_VISIBLE)
-                assert len(before) == 1, f"expected one visible frame, found {len(before)}"
-                handle = handles.nth(i)
-                handle.focus()
-                at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
-                tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
-                tab.wait_for_timeout(150)
-                after = box.evaluate(HASH_VISIBLE)
-                assert after != before, f"slider {i} of a figure on {page} did not change the picture"
-                moved += 1
-        assert moved >= 2
-        assert not log["errors"], f"console errors: {log['errors']}"
-    finally:
-        ctx.close()
+def test_every_slider_changes_its_picture(loaded, page):
+    ctx, tab, log = loaded(page)
+    boxes = tab.locator("div.cell_output .widget-vbox").filter(
+        has=tab.locator(".widget-hslider"))
+    boxes = [boxes.nth(i) for i in range(boxes.count())]
+    roots = [b for b in boxes if b.locator(".widget-vbox").count() == 0
+             or b.evaluate("el => !el.parentElement.closest('.widget-vbox')")]
+    assert roots, "no slider figure rendered"
+    moved = 0
+    for box in roots:
+        handles = box.locator(".noUi-handle")
+        for i in range(handles.count()):
+            before = box.evaluate(HASH_VISIBLE)
+            assert len(before) == 1, f"expected one visible frame, found {len(before)}"
+            handle = handles.nth(i)
+            handle.focus()
+            at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+            tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
+            tab.wait_for_timeout(150)
+            after = box.evaluate(HASH_VISIBLE)
+            assert after != before, f"slider {i} of a figure on {page} did not change the picture"
+            moved += 1
+    assert moved >= 2
+    assert not log["errors"], f"console errors: {log['errors']}"
 
 
 QUIZ_PAGES = [p for p in SLIDER_PAGES if "widget-radio" in (HTML / p).read_text()
@@ -90,24 +74,21 @@ RIGHT, WRONG = ("✓ Right.", "✓ 对。"), ("✗ Not quite.", "✗ 不太对�
 
 
 @pytest.mark.parametrize("page", QUIZ_PAGES)
-def test_quiz_answers_explain_themselves_offline(browser, server, page):
-    ctx, tab, log = visit(browser, server, page)
-    try:
-        boxes = tab.locator(".widget-radio-box")
-        assert boxes.count() >= 2, "fewer than two quiz questions rendered"
-        right = 0
-        for i in range(boxes.count()):
-            labels = boxes.nth(i).locator("label")
-            for j in range(labels.count()):
-                labels.nth(j).click()
-                tab.wait_for_timeout(100)
-                shown = boxes.nth(i).locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]").inner_text()
-                assert any(m in shown for m in RIGHT + WRONG), \
-                    f"question {i + 1}, option {j + 1}: no explanation shown"
-                right += any(m in shown for m in RIGHT)
-        assert right == boxes.count(), "each question should have exactly one right option"
-    finally:
-        ctx.close()
+def test_quiz_answers_explain_themselves_offline(loaded, page):
+    ctx, tab, log = loaded(page)
+    boxes = tab.locator(".widget-radio-box")
+    assert boxes.count() >= 2, "fewer than two quiz questions rendered"
+    right = 0
+    for i in range(boxes.count()):
+        labels = boxes.nth(i).locator("label")
+        for j in range(labels.count()):
+            labels.nth(j).click()
+            tab.wait_for_timeout(100)
+            shown = boxes.nth(i).locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]").inner_text()
+            assert any(m in shown for m in RIGHT + WRONG), \
+                f"question {i + 1}, option {j + 1}: no explanation shown"
+            right += any(m in shown for m in RIGHT)
+    assert right == boxes.count(), "each question should have exactly one right option"
 
 
 @pytest.mark.parametrize("query, expected", [
@@ -183,21 +164,135 @@ def test_text_and_slider_labels_are_readable_in_light_and_dark_mode(browser, ser
         ctx.close()
 
 
-SWITCH_PAGES = [p for p in PAGES if p.startswith("zh/") and "lang-switch" in (HTML / p).read_text()]
+SWITCH_PAGES = [p for p in PAGES if "lang-switch" in (HTML / p).read_text()]
+
+
+def counterpart(page):
+    """The same page in the other edition: zh/x.html <-> x.html."""
+    return page[3:] if page.startswith("zh/") else "zh/" + page
 
 
 @pytest.mark.parametrize("page", SWITCH_PAGES)
-def test_language_switch_leads_to_the_same_page_and_back(browser, server, page):
-    """中文 → English → 中文 on every page of the Chinese edition, by clicking the switch."""
-    ctx, tab, log = visit(browser, server, page)
+def test_language_switch_leads_to_the_same_page_in_the_other_edition(loaded, server, page):
+    """Clicking the switch on every page of both editions (so both ways on every
+    page pair) opens the same page in the other language. The page's last test:
+    it leaves the page. The new page is checked as it arrives (its address and
+    the language its HTML declares), not parsed and drawn a second time."""
+    ctx, tab, log = loaded(page)
     try:
-        tab.locator("a.lang-switch").first.click()
-        tab.wait_for_load_state("load")
-        assert tab.url == f"{server}/{page[3:]}", f"English switch of {page} led to {tab.url}"
-        assert tab.locator("html").get_attribute("lang").startswith("en")
-        tab.locator("a.lang-switch").first.click()
-        tab.wait_for_load_state("load")
-        assert tab.url == f"{server}/{page}", f"back from English led to {tab.url}"
-        assert tab.locator("html").get_attribute("lang").startswith("zh")
+        with tab.expect_response(lambda r: r.request.is_navigation_request()) as arrived, \
+                tab.expect_navigation(wait_until="commit"):
+            tab.locator("a.lang-switch").first.click()
+        assert tab.url == f"{server}/{counterpart(page)}", f"the switch of {page} led to {tab.url}"
+        html = re.search(r"<html\b[^>]*>", arrived.value.text())[0]
+        lang = re.search(r'\blang="([^"]+)"', html)[1]
+        assert lang.startswith("en" if page.startswith("zh/") else "zh"), \
+            f"the switch of {page} led to a page in {lang}"
+    finally:
+        loaded.forget(page)
+
+
+# --- Chinese text is drawn with the book's own font -------------------------------
+# Chinese text in the built book is drawn with the book's own font.
+# 
+# A Chromium whose fontconfig sees only a Latin font folder (no system CJK font,
+# as on a reader's machine without fonts-noto-cjk) opens every page. On each,
+# the book's FontFace is loaded, `document.fonts.check` holds for the page's
+# Chinese characters, and Chromium reports (DevTools `CSS.getPlatformFontsForNode`)
+# that every Chinese character on screen was drawn with that font, not as a box.
+
+
+FAMILY = "Attention Book CJK"
+FONT_PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
+               if "_static" not in p.parts and p.name != "genindex.html"
+               and 'http-equiv="Refresh"' not in p.read_text()[:300])     # index.html redirects
+CJK = r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+
+# Mark every visible element with Chinese in its own text nodes; return their counts.
+MARK = """cjk => { const re = new RegExp(cjk, 'g'); const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  for (let el = walker.currentNode; el; el = walker.nextNode()) {
+    if (['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(el.tagName)) continue;
+    let n = 0, text = '';
+    for (const child of el.childNodes)
+      if (child.nodeType === 3) { const m = child.data.match(re); if (m) { n += m.length; text += m.join(''); } }
+    if (!n || !el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    el.setAttribute('data-cjk-i', out.length);
+    out.push({n, text});
+  }
+  return out; }"""
+
+
+@pytest.fixture(scope="module")
+def latin_only_browser(browser, latin_fonts):
+    """The tests' Chromium, which sees only Latin fonts (tests/browser/conftest.py)."""
+    if latin_fonts is None:
+        reason = "no Latin font folder: run `apt-get install fonts-dejavu-core` as root"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return browser
+
+
+def test_the_test_browser_has_no_cjk_font(latin_only_browser, server):
+    """Without the book's font, Chinese would not be drawn: proves the set-up."""
+    ctx = latin_only_browser.new_context()
+    tab = ctx.new_page()
+    try:
+        tab.set_content('<p style="font-family: sans-serif">注意力机制</p>')
+        drawn = platform_fonts(ctx, tab, "p")
+        assert not any(f["isCustomFont"] for f in drawn)
+        assert not any(re.search("CJK|Han|Hei|Ming|Song|WenQuanYi", f["familyName"]) for f in drawn), \
+            f"a system CJK font is visible to the test browser: {drawn}"
     finally:
         ctx.close()
+
+
+def platform_fonts(ctx, tab, selector):
+    cdp = ctx.new_cdp_session(tab)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    return cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+
+
+def drawn_with_ours(fonts):
+    """How many glyphs of a node Chromium drew with the book's font."""
+    return sum(f["glyphCount"] for f in fonts if f["isCustomFont"]
+               and (FAMILY in f["familyName"] or "AttentionBookCJK" in f.get("postScriptName", "")))
+
+
+@pytest.mark.parametrize("page", FONT_PAGES)
+def test_chinese_is_drawn_with_the_books_font(latin_only_browser, loaded, page):
+    ctx, tab, _ = loaded(page)   # the page as the other tests of it left it
+    marked = tab.evaluate(MARK, CJK)
+    assert marked, f"{page}: no Chinese text on the page (every page has the book's title)"
+    faces = tab.evaluate(f"""document.fonts.ready.then(() => [...document.fonts]
+        .filter(f => f.family.replace(/["']/g, '') === '{FAMILY}').map(f => f.status))""")
+    assert faces == ["loaded", "loaded"], f"{page}: the book's two FontFaces are {faces or 'missing'}"
+    chars = "".join(sorted({c for m in marked for c in m["text"]}))
+    assert tab.evaluate("t => document.fonts.check(`16px \"" + FAMILY + "\"`, t)", chars)
+    cdp = ctx.new_cdp_session(tab)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "[data-cjk-i]"})["nodeIds"]
+    not_ours, drawn = [], 0
+    for node in ids:
+        attrs = cdp.send("DOM.getAttributes", {"nodeId": node})["attributes"]
+        i = int(attrs[attrs.index("data-cjk-i") + 1])
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        if drawn_with_ours(fonts) < marked[i]["n"]:
+            # Chromium may report text below the fold as shaped before the font
+            # arrived: look again once it has been scrolled into view and painted
+            tab.evaluate(f"document.querySelector('[data-cjk-i=\"{i}\"]').scrollIntoView()")
+            tab.wait_for_timeout(300)
+            fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        if not fonts:          # laid out but never painted (inside a collapsed box)
+            continue
+        drawn += 1
+        if drawn_with_ours(fonts) < marked[i]["n"]:
+            not_ours.append((marked[i]["text"][:20], fonts))
+    assert drawn, f"{page}: Chromium reports no font for any Chinese text"
+    assert not not_ours, f"{page}: Chinese not drawn with the book's font: {not_ours[:3]}"

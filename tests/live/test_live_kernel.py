@@ -1,11 +1,12 @@
 """A reader in JupyterLab with a live kernel: run a chapter, move its sliders,
 and the kernel draws a new figure.
 
-Starts JupyterLab on 127.0.0.1 with a token, drives Debian's Chromium with
-Playwright. Skipped (with the reason) without Chromium, except under CI=true.
+Starts JupyterLab on 127.0.0.1 with a token, drives the Chromium that `make
+test` set up (tools/test_setup.py: find_chromium) with Playwright.
+Without one, each test is skipped with the reason (not the module, so the
+summary counts them), except under CI=true.
 """
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -14,17 +15,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from lab import jupyterlab, open_and_run_all  # noqa: E402
+from test_setup import ARGS, find_chromium  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM, NO_CHROMIUM = find_chromium()
 # one chapter from each part of the book
 CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "09_costs",
                          "10_exact_attention_linear_memory"]
             if (ROOT / "notebooks" / f"{c}.ipynb").exists()]
 
-if not CHROMIUM:
-    if os.environ.get("CI") == "true":
-        raise RuntimeError("CI=true but Chromium is missing")
-    pytest.skip("Chromium not found: install Debian's chromium", allow_module_level=True)
+if NO_CHROMIUM and os.environ.get("CI") == "true":
+    raise RuntimeError(f"CI=true but {NO_CHROMIUM}")
+# skipped per test with the reason (make test-browser runs this module in one
+# pytest-xdist worker, the book's browser tests in the other)
+pytestmark = pytest.mark.skipif(bool(NO_CHROMIUM), reason=NO_CHROMIUM or "")
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +57,10 @@ FIRST_FIGURE_SRC = """cell => { const img = cell.querySelector('.widget-html img
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_sliders_redraw_in_a_live_kernel(lab, chapter):
-    from playwright.sync_api import sync_playwright
+def test_sliders_redraw_in_a_live_kernel(playwright, lab, chapter):
     url, token = lab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    try:
         tab = browser.new_page(viewport={"width": 1400, "height": 1000})
         try:
             open_and_run_all(tab, url, token, chapter)
@@ -86,4 +86,5 @@ def test_sliders_redraw_in_a_live_kernel(lab, chapter):
                 f"() => {{ const c = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell')].find(c => c.querySelector('.widget-hslider'));"
                 f" const img = c && c.querySelector('.widget-html img'); return img && img.src !== {before!r}; }}",
                 timeout=60000)
+    finally:
         browser.close()
