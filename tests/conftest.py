@@ -27,3 +27,12 @@ def calls(source, name):
 @pytest.fixture(params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def notebook(request):
     return request.param, read(request.param)
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """One Playwright driver for the session (tests/browser and tests/live; two
+    sync drivers cannot run at once in one process)."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        yield p

@@ -156,21 +156,186 @@ def numeric_exercises():
     return found
 
 
+def unit_off(given, expected, unit):
+    """`given` moved by one unit of the last place, in each direction where that puts it
+    more than half a unit from `expected` (so the stated precision tells them apart)."""
+    out = []
+    for sign in (+1, -1):
+        moved = given + sign * unit
+        if np.max(np.abs(moved - expected)) > 0.5 * unit * (1 + 1e-6):
+            out.append(moved)
+    return out
+
+
+def calls_counted(function):
+    """`function`, counting its calls in .calls."""
+    def counted(*args, **kwargs):
+        counted.calls += 1
+        return function(*args, **kwargs)
+    counted.calls = 0
+    return counted
+
+
+def slightly_off(value):
+    """A result just wrong: floats 0.1 % (and 1e-4) off, whole numbers +1, booleans
+    with the first entry flipped; each part of a tuple so."""
+    if isinstance(value, tuple):
+        return tuple(slightly_off(v) for v in value)
+    a = np.asarray(value)
+    if a.dtype == bool:
+        a = a.copy()
+        a.flat[0] = not a.flat[0]
+        return a
+    if np.issubdtype(a.dtype, np.integer):
+        return a + 1
+    if np.issubdtype(a.dtype, np.floating):
+        return a * 1.001 + 1e-4
+    return value
+
+
+def nudged(function):
+    """`function` whose results are slightly off (slightly_off)."""
+    def wrong(*args, **kwargs):
+        return slightly_off(function(*args, **kwargs))
+    return wrong
+
+
 @pytest.mark.parametrize("stem,exercise,decimals", numeric_exercises(),
                          ids=[e for _, e, _ in numeric_exercises()])
 def test_numeric_exercises_state_their_precision_and_accept_rounded_answers(stem, exercise, decimals):
+    """Every exercise is checked here, by the kind of its solution:
+    - numbers not all whole: the prompt says "to N decimal places"; the solution rounded
+      to N places is accepted; one unit off in the last place (either way, where that is
+      more than half a unit from the exact value) is rejected, and told to check its
+      rounding (at least one way: the other may be a mistake the check names), and so
+      is 3 units off;
+    - whole numbers (and booleans): the exact answer is accepted, the answer ±1 (a
+      flipped entry) is rejected;
+    - code: the check calls the function, accepts it, and rejects it when its results
+      are slightly off (floats 0.1 % off, whole numbers +1, a boolean flipped)."""
     ns = namespace(stem)
     check, solution = ns[f"check_{exercise}"], ns[f"solution_{exercise}"]
-    if callable(solution) or not np.issubdtype(np.asarray(solution).dtype, np.number) \
-            or np.all(np.asarray(solution) == np.round(np.asarray(solution))):
-        return                           # code, or whole numbers: exact answers
+    out = io.StringIO()
+    if callable(solution):
+        counted = calls_counted(solution)
+        with contextlib.redirect_stdout(out):
+            assert bool(check(counted)), f"check_{exercise} rejects solution_{exercise}: {out.getvalue()}"
+            assert counted.calls >= 1, f"check_{exercise} accepted the code without calling it"
+            assert not bool(check(nudged(solution))), \
+                f"check_{exercise} accepts a function whose results are slightly off: {out.getvalue()}"
+        return
+    value = np.asarray(solution)
+    assert np.issubdtype(value.dtype, np.number) or value.dtype == bool, \
+        f"exercise {exercise}: a solution of type {value.dtype} this test cannot check"
+    if value.dtype == bool or np.all(value == np.round(value)):      # whole numbers: exact answers
+        wrong = []
+        if value.dtype == bool:
+            flipped = value.copy()
+            flipped.flat[0] = not flipped.flat[0]
+            wrong.append(flipped)
+        else:
+            wrong += [solution + 1, solution - 1]
+            if value.ndim:
+                one = value.copy()
+                one.flat[-1] += 1
+                wrong.append(one)
+        with contextlib.redirect_stdout(out):
+            assert bool(check(solution)), f"check_{exercise} rejects its own exact answer: {out.getvalue()}"
+            for w in wrong:
+                assert not bool(check(w)), f"check_{exercise} accepts {w!r}, off by one: {out.getvalue()}"
+        return
     assert decimals is not None, f"exercise {exercise}: say 'to N decimal places' in its prompt"
-    given = np.round(np.asarray(solution, dtype=float), decimals)
-    with contextlib.redirect_stdout(io.StringIO()) as out:
+    expected = np.asarray(solution, dtype=float)
+    unit = 10.0 ** -decimals
+    given = np.round(expected, decimals)
+    off = unit_off(given, expected, unit)
+    assert off, f"exercise {exercise}: no answer one unit off could be told apart (impossible)"
+    with contextlib.redirect_stdout(out):
         assert bool(check(given)), f"check_{exercise} rejects the solution rounded to {decimals} places"
-        assert not bool(check(given + 3 * 10.0 ** -decimals)), f"check_{exercise} accepts 3 units off"
-    assert "rounding" in out.getvalue(), \
-        f"check_{exercise} should say 'rounding' for an answer 3 units off: {out.getvalue()}"
+    told = []
+    for wrong in off:
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            assert not bool(check(wrong)), f"check_{exercise} accepts {wrong!r}, one unit off in the last place"
+        told.append(said.getvalue())
+    # (one direction may meet a named mistake first: 0.33 for 0.32 is told "1/3 forgets ...")
+    assert any("rounding" in t for t in told), \
+        f"check_{exercise} should say 'rounding' for an answer one unit off: {told}"
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        assert not bool(check(given + 3 * unit)), f"check_{exercise} accepts 3 units off"
+    assert "rounding" in said.getvalue(), \
+        f"check_{exercise} should say 'rounding' for an answer 3 units off: {said.getvalue()}"
+    with contextlib.redirect_stdout(out):
+        if expected.ndim:                          # one entry off is caught too
+            one = given.copy()
+            one.flat[-1] += 3 * unit
+            assert not bool(check(one)), f"check_{exercise} accepts an answer with one entry 3 units off"
+
+
+# --- the setup cell's rounded(): the exact boundary ---------------------------
+def setup_cell():
+    """The setup cell (tools/setup_cell.py) run in a namespace of its own, in English."""
+    from conftest import ROOT
+    ns = {}
+    exec(compile((ROOT / "tools" / "setup_cell.py").read_text(), "setup_cell.py", "exec"), ns)
+    return ns
+
+
+def verdict(rule, answer):
+    """(accepted, message) of a feedback rule for one answer."""
+    test, message = rule
+    ok = bool(test(answer))
+    return ok, None if ok else (message(answer) if callable(message) else message)
+
+
+@pytest.mark.parametrize("decimals", [0, 1, 2, 3, 4])
+def test_rounded_accepts_half_a_unit_and_rejects_one_unit_off(decimals):
+    """An answer within half a unit of the last place is accepted (it rounds to the
+    expected value); one unit off (the last digit off by one) is rejected and told to
+    check its rounding; far off gets the `otherwise` message."""
+    rounded = setup_cell()["rounded"]
+    expected = 3.14159265
+    unit = 10.0 ** -decimals
+    rule = rounded(expected, decimals, otherwise="Not quite.")
+    given = round(expected, decimals)
+    assert verdict(rule, given) == (True, None)
+    assert verdict(rule, np.float32(given))[0] or decimals >= 4     # float32 input: same digits
+    for sign in (+1, -1):
+        assert verdict(rule, expected + sign * 0.5 * unit)[0], f"half a unit off rejected ({decimals} places)"
+        assert verdict(rule, expected + sign * 0.49 * unit)[0]
+        assert not verdict(rule, expected + sign * 0.51 * unit)[0], f"0.51 units off accepted ({decimals} places)"
+        for answer, what in [(given + sign * unit, "the last digit off by one"),
+                             (expected + sign * 0.6 * unit, "0.6 units off"),
+                             (expected + sign * 2 * unit, "2 units off"), (expected + sign * 9 * unit, "9 units off")]:
+            ok, said = verdict(rule, answer)
+            assert not ok, f"{answer!r} for {expected} to {decimals} places: {what}, accepted"
+            assert "rounding" in said and f"({decimals} decimal place" in said, said
+        ok, said = verdict(rule, expected + sign * 11 * unit)
+        assert not ok and said == "Not quite.", said
+
+
+def test_rounded_checks_every_entry_of_an_array_and_its_shape():
+    ns = setup_cell()
+    expected = np.array([[0.12345, 2.5], [-3.14159, 0.005]])
+    rule = ns["rounded"](expected, 2, otherwise=lambda a: f"wrong: {np.shape(a)}")
+    given = np.round(expected, 2)
+    assert verdict(rule, given) == (True, None)
+    assert verdict(rule, given.tolist()) == (True, None)                # a nested list is fine too
+    assert verdict(rule, expected + 0.005)[0] and not verdict(rule, expected + 0.0051)[0]
+    for i in np.ndindex(expected.shape):                               # any one entry one unit off
+        for sign in (+1, -1):
+            wrong = given.copy()
+            wrong[i] += sign * 0.01
+            if abs(wrong[i] - expected[i]) <= 0.005:                   # 0.005 rounds either way
+                continue
+            ok, said = verdict(rule, wrong)
+            assert not ok and "rounding" in said, (i, sign, said)
+    assert verdict(rule, given[0]) == (False, "wrong: (2,)")            # wrong shape: not "rounding"
+    assert verdict(rule, given.T)[0] is False
+    with contextlib.redirect_stdout(io.StringIO()) as out:              # as an exercise check shows it
+        assert not ns["feedback"](given + 0.01, [rule])
+    assert out.getvalue().startswith("✗ Close, but off by 0.01: check your rounding (2 decimal places")
 
 
 # --- reading flow: the mechanism in view, figure code folded ---------------------
@@ -187,14 +352,25 @@ def test_visible_code_cells_are_short_and_figure_code_is_folded(notebook):
 
 
 # --- code carried over from an earlier chapter stays identical ---------------------
-def test_carried_over_code_is_identical_to_the_chapter_it_comes_from(notebook):
+def carried_over(nb):
+    return [c for c in code_cells(nb) if "carried-over" in tags(c)]
+
+
+CARRYING = [p for p in NOTEBOOKS if carried_over(read(p))]
+
+
+def test_chapters_carry_over_code():
+    """The chapters that repeat earlier code are found (the test below is not vacuous)."""
+    assert len(CARRYING) >= 2, f"only {[p.stem for p in CARRYING]} carry over code: is the tag still used?"
+
+
+@pytest.mark.parametrize("path", CARRYING, ids=[p.stem for p in CARRYING])
+def test_carried_over_code_is_identical_to_the_chapter_it_comes_from(path):
     """A cell tagged `carried-over` repeats an earlier chapter's functions so the
     notebook runs alone; each function must be that chapter's, character for character."""
     import ast
-    path, nb = notebook
-    carried = [c for c in code_cells(nb) if "carried-over" in tags(c)]
-    if not carried:
-        return
+    nb = read(path)
+    carried = carried_over(nb)
     earlier = {}
     for other in NOTEBOOKS:
         if other == path:
@@ -203,6 +379,7 @@ def test_carried_over_code_is_identical_to_the_chapter_it_comes_from(notebook):
             for node in ast.parse(cell.source).body:
                 if isinstance(node, ast.FunctionDef):
                     earlier[node.name] = (other.stem, ast.get_source_segment(cell.source, node))
+    checked = 0
     for cell in carried:
         assert "hide-input" in tags(cell) and cell.metadata.get("jupyter", {}).get("source_hidden"), \
             f"{path.name}: carried-over code must be folded (run tools/nbtools.py sync)"
@@ -212,3 +389,5 @@ def test_carried_over_code_is_identical_to_the_chapter_it_comes_from(notebook):
             stem, source = earlier[node.name]
             assert ast.get_source_segment(cell.source, node) == source, \
                 f"{path.name}: {node.name} differs from chapter {stem}'s; copy it again"
+            checked += 1
+    assert checked, f"{path.name}: carried-over cells with no function"

@@ -1,7 +1,8 @@
 """Chapter 12's Transformer encoder block against torch.nn.TransformerEncoderLayer.
 
 Loads `encoder_block` and `init_block` from notebooks/12_transformer_block by
-running the notebook's code, copies the numpy weights into a PyTorch layer
+running the notebook's code (once per session, on first use: tests/nbload.py; a
+chapter that fails to run or no longer defines them fails these tests), copies the numpy weights into a PyTorch layer
 (batch_first=True, dropout 0, evaluation mode, ReLU) and compares the outputs:
 post-norm and pre-norm (norm_first), with no mask, a key padding mask, a
 causal mask and both, in float32 (PyTorch's attention tolerances) and float64.
@@ -11,7 +12,7 @@ missing torch is an error (CI installs requirements-torch.txt).
 import numpy as np
 import pytest
 
-from nbload import namespace
+from nbload import Chapter
 from torch_or_skip import FLOAT32_TOL, import_torch
 
 torch = import_torch("the Transformer block cross-checks")
@@ -26,7 +27,7 @@ MASKS = ["none", "padding", "causal", "padding+causal"]
 
 @pytest.fixture(scope="module")
 def ch12():
-    return namespace("12_transformer_block")
+    return Chapter("12_transformer_block")   # run on first use, in the test: a failure, not an error
 
 
 def torch_layer(p, h, norm_first, dtype):

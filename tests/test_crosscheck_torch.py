@@ -1,8 +1,9 @@
 """The book's attention, as the notebooks define it, against PyTorch on the CPU.
 
-Loads `attention` and `multi_head_attention` from chapter 5,
-`tiled_attention` from chapter 9 and `conv_same` from chapter 10 by running the
-notebooks' code, and compares them with
+Loads `attention` from chapter 5, `multi_head_attention` from chapter 6,
+`tiled_attention` from chapter 10 and `conv_same` from chapter 11 by running the
+notebooks' code (once per session, on first use: tests/nbload.py; a chapter that
+fails to run or no longer defines the function fails the tests that use it), and compares them with
 torch.nn.functional.scaled_dot_product_attention, torch.nn.MultiheadAttention
 and torch.nn.functional.conv2d(padding='same'). Tolerances are PyTorch's own
 for attention.
@@ -12,7 +13,7 @@ missing torch is an error (CI installs requirements-torch.txt).
 import numpy as np
 import pytest
 
-from nbload import namespace
+from nbload import Chapter
 from torch_or_skip import FLOAT32_TOL, import_torch
 
 torch = import_torch("the cross-checks")
@@ -28,12 +29,12 @@ DTYPES = [np.float32, np.float64]
 
 @pytest.fixture(scope="module")
 def ch5():
-    return namespace("05_self_attention")
+    return Chapter("05_self_attention")      # run on first use, in the test: a failure, not an error
 
 
 @pytest.fixture(scope="module")
 def ch6():
-    return namespace("06_positions_and_heads")
+    return Chapter("06_positions_and_heads")
 
 
 def draw(shape, dtype, seed):
@@ -128,10 +129,8 @@ def test_multi_head_matches_torch_multihead_attention(ch6, dtype, d_model, h, n_
 
 
 def tiled():
-    try:
-        return namespace("10_exact_attention_linear_memory")["tiled_attention"]
-    except (StopIteration, KeyError):
-        pytest.skip("chapter 9 (tiled_attention) is not in the book yet")
+    """Chapter 10's tiled_attention; a chapter that fails to run or lacks it fails the test."""
+    return Chapter("10_exact_attention_linear_memory")["tiled_attention"]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
@@ -170,10 +169,7 @@ def test_batch_dimensions_on_any_input_broadcast_like_torch(ch5, batches, causal
 @pytest.mark.parametrize("H,W", [(9, 11), (3, 4)])
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6, 7])
 def test_conv_same_matches_torch_padding_same(k, H, W):
-    try:
-        conv_same = namespace("11_channel_spatial_attention")["conv_same"]
-    except StopIteration:
-        pytest.skip("chapter 10 (conv_same) is not in the book yet")
+    conv_same = Chapter("11_channel_spatial_attention")["conv_same"]
     rng = np.random.default_rng(10 + k)
     x, kernel = rng.standard_normal((2, H, W)), rng.standard_normal((2, k, k))
     with torch.no_grad():

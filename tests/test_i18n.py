@@ -1,12 +1,16 @@
 """The Chinese edition (zh/, from locales/zh_CN by tools/i18n.py).
 
-- the issue's scope (front matter, Part I, appendix) is published: every
-  message translated, none fuzzy, each one well formed (`i18n.py check`);
+- every chapter and page of _toc.yml is published: every message translated,
+  none fuzzy, each one well formed (`i18n.py check`), and zh/_toc.yml lists them
+  all (a chapter whose catalog misses one message drops out of the Chinese
+  edition: that fails here);
 - zh/ is what a fresh `build` makes, and the code cells of the Chinese
   notebooks are the English ones, the setup cell being tools/setup_cell.py
   (so nbval on notebooks/ covers their code; the book build executes them);
 - one Chinese name per term (score 分数 before softmax, weight 权重 after);
-- every published page is mostly Chinese (≥ 80% of its words);
+- every published page is mostly Chinese (≥ 80% of its words), no code message
+  is translated by English, and what every Chinese notebook prints and draws
+  holds no English (each one run here);
 - the setup cell's tr() translates templates and is the identity in English;
 - in the built book, every language switch points at an existing page and no
   Chinese page shows a literal ** (bold next to Chinese characters).
@@ -19,17 +23,20 @@ from pathlib import Path
 import nbformat
 import polib
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import i18n  # noqa: E402
 
-# Issue 17: front matter, Part I, the appendix. Later chapters join when translated.
-SCOPE = ["book/preface", "book/how-to-use", "book/glossary", "book/references", "book/speed",
-         "notebooks/01_selective_focus", "notebooks/02_attention_scores",
-         "notebooks/03_qkv_translation"]
+# Every chapter and page of the book (issue 29: the whole book is translated).
+SCOPE = i18n.toc_files()
 PUBLISHED = i18n.published_docs()
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: a build elsewhere
+
+
+def source_of(doc):
+    return ROOT / (doc + (".ipynb" if doc.startswith("notebooks/") else ".md"))
 
 
 def catalogs_of(doc):
@@ -49,12 +56,27 @@ def live_entries(doc):
 
 @pytest.mark.parametrize("doc", SCOPE)
 def test_scope_is_translated_and_published(doc):
-    missing = [u for u in i18n.wanted_units(ROOT / (doc + (".ipynb" if doc.startswith("notebooks/") else ".md")))
-               if u not in i18n.translations(i18n.catalog_path(
-                   ROOT / (doc + (".ipynb" if doc.startswith("notebooks/") else ".md"))))]
+    done = i18n.translations(i18n.catalog_path(source_of(doc)))
+    missing = [u for u in i18n.wanted_units(source_of(doc)) if u not in done]
     assert not missing, (f"{doc}: {len(missing)} messages untranslated or fuzzy, e.g. "
                          f"{[m[1][:60] for m in missing[:3]]}; run `make translations`")
-    assert doc in PUBLISHED
+    assert doc in PUBLISHED, f"{doc} is not published in the Chinese edition (is setup.po complete?)"
+
+
+def test_every_chapter_and_page_is_in_the_chinese_edition():
+    """zh/_toc.yml (as built) and a fresh build both list every document of _toc.yml."""
+    assert len(SCOPE) >= 17 and SCOPE[0] == i18n.toc()["root"]
+    unpublished = [d for d in SCOPE if d not in PUBLISHED]
+    assert not unpublished, f"not in the Chinese edition (a message missing or fuzzy): {unpublished}"
+
+    def listed(toc):
+        return [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    assert listed(i18n.zh_toc(PUBLISHED)) == SCOPE
+    built = yaml.safe_load((i18n.OUT / "_toc.yml").read_text())
+    assert listed(built) == SCOPE, f"zh/_toc.yml lacks {[d for d in SCOPE if d not in listed(built)]}: " \
+        "run `python tools/i18n.py build`"
+    for doc in SCOPE:
+        assert (i18n.OUT / source_of(doc).relative_to(ROOT)).exists(), f"zh/ has no {doc}"
 
 
 def test_published_messages_are_well_formed():
@@ -236,20 +258,37 @@ assert ok, "an assertion message"'''
 
 # --- no English left in what a Chinese notebook prints and draws
 # Runs of >= 3 English words in every printed line and figure text of a zh
-# notebook, run in this process (tools/zh_english.py). English that is the
-# chapter's data may stay: the toy language's English sentences (chapter 3),
-# the example sentence's words (chapter 6).
+# notebook, run in this process (tools/zh_english.py), every chapter. English
+# that is the chapter's data may stay: the toy language's English sentences
+# (chapter 3), the example sentence's words (chapter 6).
 DATA_WORDS = {"notebooks/03_qkv_translation": "TGT", "notebooks/06_positions_and_heads": "words"}
-ENGLISH_SCOPE = [d for d in SCOPE if d.startswith("notebooks/")] + (
-    [d for d in sorted(PUBLISHED) if d.startswith("notebooks/") and d not in SCOPE]
-    if os.environ.get("I18N_ALL_CHAPTERS") else [])   # every chapter: about a minute more
+ENGLISH_SCOPE = [d for d in SCOPE if d.startswith("notebooks/")]
+DATA_MESSAGES = {"the cat sat on the mat", "it was tired", "the mat sat on the cat"}  # example sentences
+
+
+def test_no_code_message_is_translated_by_english():
+    """A code message (what a chapter prints, draws, asks or answers) whose translation
+    holds a run of 3 English words that its English does not: a translation left in
+    English, or pasted from another message. Fast; the run below sees it too."""
+    import zh_english
+    bad = []
+    for doc in ENGLISH_SCOPE:
+        for path, e in live_entries(doc):
+            if e.msgctxt != "code" or not e.msgstr:
+                continue
+            zh = re.sub(r"\{[^{}]*\}", " ", e.msgstr)             # template fields are code
+            en = re.sub(r"\{[^{}]*\}", " ", e.msgid)
+            kept = {w.lower() for run in zh_english.english_runs(en) for w in run.split()}
+            left = [run for run in zh_english.english_runs(zh) if not {w.lower() for w in run.split()} <= kept]
+            if e.msgstr == e.msgid and zh_english.english_runs(en) and e.msgid not in DATA_MESSAGES or left:
+                bad.append(f"{path.name}: {e.msgid[:60]!r} -> {e.msgstr[:60]!r}")
+    assert not bad, "translations in English:\n" + "\n".join(sorted(set(bad)))
 
 
 @pytest.mark.parametrize("doc", ENGLISH_SCOPE)
 def test_chinese_notebook_prints_and_draws_no_english(doc):
     import zh_english
-    if doc not in PUBLISHED:
-        pytest.skip(f"{doc} is not in the Chinese edition yet")
+    assert doc in PUBLISHED, f"{doc} is not in the Chinese edition"
     lines, texts, errors, ns = zh_english.run_notebook(i18n.OUT / (doc + ".ipynb"), namespace=True)
     assert not errors, errors
     data = {w.lower() for w in ns.get(DATA_WORDS.get(doc, ""), [])}

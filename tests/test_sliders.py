@@ -1,5 +1,6 @@
 """The setup cell's `sliders` helper, in the static mode the HTML book uses."""
 import os
+from itertools import product
 
 import ipywidgets as widgets
 import matplotlib
@@ -9,6 +10,7 @@ import pytest
 matplotlib.use("Agg")
 
 from conftest import NOTEBOOKS, ROOT
+from nbload import namespace
 
 SETUP = (ROOT / "tools" / "setup_cell.py").read_text()
 
@@ -116,31 +118,49 @@ def test_describe_names_titles_labels_and_colour_scale():
                                    "panel 2, line plot. colour scale: weight.")
 
 
-def test_chinese_labels_fall_back_to_pinyin_only_without_a_font():
+def test_chinese_labels_use_the_book_font_where_it_is_found(monkeypatch):
+    monkeypatch.chdir(ROOT / "notebooks")
     ns = setup_namespace(static=False)
-    expected = "我" if ns["CJK_FONT"] else "wo"
-    assert ns["zh"]("我", "wo") == expected
+    assert ns["CJK_FONT"], "the setup cell did not find notebooks/fonts/BookCJK-Regular.otf"
+    assert ns["zh"]("我", "wo") == "我"
+
+
+def test_chinese_labels_fall_back_to_pinyin_without_a_font(monkeypatch, tmp_path):
+    """As on Colab: no book font next to the notebook and no system CJK font."""
+    from matplotlib import font_manager
+    cjk = {"Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "SimHei", "Microsoft YaHei",
+           "PingFang SC"}
+    monkeypatch.setattr(font_manager.fontManager, "ttflist",
+                        [f for f in font_manager.fontManager.ttflist if f.name not in cjk])
+    monkeypatch.chdir(tmp_path)           # no fonts/, notebooks/fonts/, ../notebooks/fonts/ here
+    family = list(matplotlib.rcParams["font.family"])
+    try:
+        ns = setup_namespace(static=False)
+    finally:
+        matplotlib.rcParams["font.family"] = family
+    assert ns["CJK_FONT"] is None, f"a CJK font was found though none should be: {ns['CJK_FONT']}"
+    assert ns["zh"]("我", "wo") == "wo"
 
 
 @pytest.mark.parametrize("value", [3, 2.5])
-def test_glue_accepts_python_and_numpy_numbers(value):
+def test_glue_records_python_numbers_and_enforces_its_check(value):
     import numpy as np
     ns = setup_namespace(static=False)
+    glued = []
+    ns["_myst_glue"] = lambda name, v, display: glued.append((name, v, display))
     ns["glue"]("x", np.float64(value))
+    ns["glue"]("y", np.int64(3), check=lambda v: v == 3)
+    assert glued == [("x", value, False), ("y", 3, False)]
+    assert type(glued[0][1]) is float and type(glued[1][1]) is int, "numpy numbers must be glued as Python ones"
+    with pytest.raises(AssertionError, match="check failed"):
+        ns["glue"]("z", np.float64(value), check=lambda v: v > 10)
+    assert len(glued) == 2, "a value whose check fails was glued"
 
 
 def chapter_figures(path):
-    """(setup, figsize, start, values) of every sliders(...) call in a chapter."""
-    import sys
-    sys.path.insert(0, str(ROOT / "tools"))
-    from nbtools import run_code
-    found = []
-
-    def catch(ns):
-        ns["sliders"] = lambda setup, figsize=(8, 3.4), start=None, **values: found.append(
-            (ns["Frames"], setup, figsize, start, values))
-    run_code(path, after_setup=catch)
-    return found
+    """(Frames, setup, figsize, start, values) of every sliders(...) call in a chapter,
+    from its run in tests/nbload.py (once per session, shared with the other tests)."""
+    return namespace(path.stem)["_slider_calls"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
@@ -160,3 +180,59 @@ def test_every_chapter_frame_is_the_same_whatever_was_drawn_before(path):
             assert frames.render(**settings[i]) == fresh[i], (
                 f"{path.name} {setup.__name__}{settings[i]}: the picture depends on the frames drawn before it")
         assert fresh[0] != fresh[2], f"{path.name} {setup.__name__}: smallest and largest setting look the same"
+
+
+# --- every slider moves the picture (the live frame cache is keyed on all of them)
+def three_slider_draw(fig):
+    """update(d_k, n, tau): each slider changes the picture on its own."""
+    ax = fig.subplots()
+    bars = ax.bar(range(4), [0] * 4)
+    ax.set_ylim(0, 10)
+
+    def update(d_k, n, tau):
+        for i, bar in enumerate(bars):
+            bar.set_height(d_k)
+            bar.set_visible(i < n)
+        ax.set_title(f"tau = {tau}")
+    return update
+
+
+def move_every_slider(box, where):
+    """Move each slider of a live sliders(...) box in turn, away from its current value
+    and back; the picture must change with each move and come back with each return."""
+    header, picture = box.children
+    assert header.children, f"{where}: no slider"
+    for control in header.children:
+        before, value = picture.value, control.value
+        other = next(o for o in reversed(control.options) if o != value)
+        control.value = other
+        assert picture.value != before, (
+            f"{where}: moving slider {control.description} from {value} to {other} left the picture "
+            "as it was (is the frame cache keyed on every slider?)")
+        control.value = value
+        assert picture.value == before, f"{where}: moving {control.description} back did not restore the picture"
+
+
+def test_live_sliders_change_the_picture_with_every_slider():
+    ns = setup_namespace(static=False)
+    box = ns["sliders"](three_slider_draw, figsize=(2, 2), d_k=[1, 4], n=[2, 3], tau=[0.5, 2.0])
+    move_every_slider(box, "three sliders")
+    header, picture = box.children
+    seen = set()      # every combination of the three sliders: its own picture
+    for d_k, n, tau in product([1, 4], [2, 3], [0.5, 2.0]):
+        header.children[0].value, header.children[1].value, header.children[2].value = d_k, n, tau
+        seen.add(picture.value)
+    assert len(seen) == 8, f"8 slider settings gave {len(seen)} different pictures"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_slider_of_every_chapter_figure_changes_the_picture(path):
+    """Each chapter figure with the setup cell's live sliders: moving any one slider
+    (not only the first) shows another picture, without a browser."""
+    ns = namespace(path.stem)
+    figures = ns["_slider_calls"]
+    assert figures, f"{path.name}: no slider figure"
+    for _, setup, figsize, start, values in figures:
+        box = ns["_sliders"](setup, figsize, start, **values)
+        assert [c.description for c in box.children[0].children] == list(values)
+        move_every_slider(box, f"{path.name} {setup.__name__}")

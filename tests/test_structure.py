@@ -21,8 +21,17 @@ def toc_files():
     return files
 
 
-def test_there_are_chapters():
-    assert len(NOTEBOOKS) >= 1
+def test_the_chapters_are_exactly_the_toc_chapters_in_its_order():
+    """notebooks/NN_*.ipynb, in file order, are the chapters _toc.yml lists, in reading
+    order: none missing, none extra, every one present (and the tests cover them all)."""
+    chapters = [f for f in toc_files() if f.startswith("notebooks/")]
+    assert len(chapters) >= 12, f"_toc.yml lists only {len(chapters)} chapters: {chapters}"
+    assert [f"notebooks/{p.stem}" for p in NOTEBOOKS] == chapters, \
+        f"notebooks/ holds {[p.stem for p in NOTEBOOKS]}, _toc.yml lists {chapters}"
+    assert [p.stem[:2] for p in NOTEBOOKS] == [f"{i:02d}" for i in range(1, len(NOTEBOOKS) + 1)], \
+        "chapters are not numbered 01, 02, ... in order"
+    for p in NOTEBOOKS:
+        assert code_cells(read(p)), f"{p.name} has no code"
 
 
 def test_every_notebook_is_in_the_toc_and_every_toc_entry_exists():
@@ -59,9 +68,11 @@ def test_randomness_is_seeded(notebook):
         src = cell.source
         assert not re.search(r"np\.random\.(?!default_rng)\w+\(", src), \
             f"{path.name}: use np.random.default_rng(seed), not the global RNG:\n{src[:200]}"
-        for call in calls(src, "default_rng"):
-            pass
-        assert "default_rng()" not in src, f"{path.name}: default_rng() without a seed"
+        for call in calls(src, "default_rng") + [c for c in ast.walk(ast.parse(src))
+                                                 if isinstance(c, ast.Call)
+                                                 and getattr(c.func, "attr", None) == "default_rng"]:
+            assert call.args or call.keywords, \
+                f"{path.name}: default_rng() without a seed: {ast.get_source_segment(src, call)}"
 
 
 def test_stored_executed_top_to_bottom_without_errors(notebook):
@@ -76,23 +87,39 @@ def test_stored_executed_top_to_bottom_without_errors(notebook):
                 f"{path.name}: stderr in stored output: {out.text[:200]}"
 
 
+def stored_glue_keys(nb):
+    """The keys a notebook glued in its stored run (myst-nb's glue outputs): exact, even
+    for keys built with an f-string (glue(f"ch02_std_dot_{d_k}", ...))."""
+    return {o.metadata["scrapbook"]["name"] for cell in code_cells(nb) for o in cell.get("outputs", [])
+            if "scrapbook" in o.get("metadata", {})}
+
+
 def test_every_glued_number_is_computed(notebook):
+    """Every {glue} key the text quotes is a key the code glues, matched exactly: a
+    literal key as written, an f-string key as one of the keys the stored run made
+    with it (a key the f-string could make but the run did not is not enough)."""
     path, nb = notebook
     used = set()
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             used |= set(re.findall(r"\{glue(?::\w+)?\}`([\w]+)", cell.source))
-    patterns = []
+            used |= set(re.findall(r"^[`:]{3,}\{glue(?::\w+)?\}\s+(\w+)", cell.source, re.M))
+    literal, patterns = set(), []
     for cell in code_cells(nb):
         for call in calls(cell.source, "glue"):
             name = call.args[0]
             if isinstance(name, ast.JoinedStr):  # glue(f"ch2_var_{d_k}", ...)
-                parts = [re.escape(v.value) if isinstance(v, ast.Constant) else r"\w+"
-                         for v in name.values]
-                patterns.append("".join(parts))
+                patterns.append("".join(re.escape(v.value) if isinstance(v, ast.Constant) else r"\w+"
+                                        for v in name.values))
             else:
-                patterns.append(re.escape(name.value))
-    never = {u for u in used if not any(re.fullmatch(p, u) for p in patterns)}
+                literal.add(name.value)
+    stored = stored_glue_keys(nb)
+    assert literal <= stored, f"{path.name}: glued in the code but not in the stored run: " \
+        f"{sorted(literal - stored)}; run `make execute`"
+    made = {k for k in stored if any(re.fullmatch(p, k) for p in patterns)}
+    glued = literal | made
+    assert stored <= glued, f"{path.name}: the stored run glued keys no glue call makes: {sorted(stored - glued)}"
+    never = used - glued
     assert not never, f"{path.name}: text quotes numbers never glued: {never}"
 
 
