@@ -15,7 +15,7 @@ import pytest
 from nbload import Chapter
 from torch_or_skip import FLOAT32_TOL, import_torch
 
-torch = import_torch("the Transformer block cross-checks")
+torch, pytestmark = import_torch("the Transformer block cross-checks")
 
 TOL = {np.float32: FLOAT32_TOL, np.float64: dict(atol=1e-12, rtol=1e-12)}
 TORCH_DTYPE = {np.float32: torch.float32, np.float64: torch.float64}

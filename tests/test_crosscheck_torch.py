@@ -16,7 +16,7 @@ import pytest
 from nbload import Chapter
 from torch_or_skip import FLOAT32_TOL, import_torch
 
-torch = import_torch("the cross-checks")
+torch, pytestmark = import_torch("the cross-checks")
 F = torch.nn.functional
 
 TOL = {np.float32: FLOAT32_TOL, np.float64: dict(atol=1e-7, rtol=1e-7)}
