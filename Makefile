@@ -98,9 +98,18 @@ install-torch: $(VENV)/.test-installed
 	$(BIN)/pip install -q -r requirements-torch.txt
 
 # structure, course, slider helper, properties, PyTorch cross-checks
+# in two pytest processes side by side (one a core): the modules that run every
+# chapter once more of their own (figures: every slider frame drawn; the Chinese
+# notebooks; the training rerun) beside the rest, which share one run per chapter
+UNIT_B := tests/test_figures.py tests/test_i18n.py tests/test_training_perturbation.py
 test-unit: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser \
-	  --ignore=tests/live --ignore=tests/compat --junitxml=$(REPORTS)/unit.xml
+	@mkdir -p $(REPORTS); \
+	$(BIN)/python -m pytest -p no:randomly $(UNIT_B) --junitxml=$(REPORTS)/unit-b.xml \
+	  > $(REPORTS)/unit-b.log 2>&1 & b=$$!; \
+	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser --ignore=tests/live \
+	  --ignore=tests/compat $(addprefix --ignore=,$(UNIT_B)) --junitxml=$(REPORTS)/unit.xml; a=$$?; \
+	wait $$b; b=$$?; echo "---- $(UNIT_B) ----"; cat $(REPORTS)/unit-b.log; \
+	[ $$a -eq 0 ] && [ $$b -eq 0 ]
 
 # nbval three times against the same stored outputs: as the machine is, then
 # under the two other numeric configurations above (ALT_NUMERIC, AVX2_NUMERIC)

@@ -22,7 +22,8 @@ REPORTS = ROOT / "_build" / "test-reports"
 
 # (make target, what it checks, the JUnit reports it writes)
 STEPS = [
-    ("test-unit", "structure, course, sliders, properties, PyTorch cross-checks", ["unit"]),
+    ("test-unit", "structure, course, sliders, properties, Chinese edition, PyTorch cross-checks",
+     ["unit", "unit-b"]),
     ("test-notebooks", "nbval, strict: as the machine is / generic kernel, 1 thread / AVX2, 2 threads",
      ["notebooks", "notebooks-alt", "notebooks-avx2"]),
     ("book", "the HTML book, warnings as errors", []),
