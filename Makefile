@@ -25,13 +25,21 @@ AVX2_NUMERIC := OPENBLAS_CORETYPE=$(AVX2_CORE) OPENBLAS_NUM_THREADS=2 OMP_NUM_TH
 # the notebooks in two pytest workers, a notebook per worker (2 cores)
 XDIST := -n 2 --dist loadfile
 
-.PHONY: book translations test lab sync execute font install-torch test-unit test-notebooks test-browser test-colab mutants bench clean help
+.PHONY: book pdf translations test lab sync execute font install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
+	@echo "make pdf    the book as PDF, English and 中文, into _build/pdf (after make book)"
 	@echo "make test   run every test"
 	@echo "make lab    open the notebooks in JupyterLab"
 	@echo "make translations   refresh locales/zh_CN and list what is left to translate"
+
+# the book as PDF in both languages: _build/pdf/attention-en.pdf and attention-zh.pdf
+# (tools/pdf.py: Jupyter Book's LaTeX builder and xelatex on make book's execution
+# caches; copied into _build/html when that is built). As root it installs TeX
+# (Debian, about 150 MB); otherwise it says what to install and fails.
+pdf: $(VENV)/.book-installed
+	$(BIN)/python tools/pdf.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -107,7 +115,8 @@ test-unit: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -p no:randomly $(UNIT_B) --junitxml=$(REPORTS)/unit-b.xml \
 	  > $(REPORTS)/unit-b.log 2>&1 & b=$$!; \
 	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser --ignore=tests/live \
-	  --ignore=tests/compat $(addprefix --ignore=,$(UNIT_B)) --junitxml=$(REPORTS)/unit.xml; a=$$?; \
+	  --ignore=tests/compat --ignore=tests/test_pdf.py $(addprefix --ignore=,$(UNIT_B)) \
+	  --junitxml=$(REPORTS)/unit.xml; a=$$?; \
 	wait $$b; b=$$?; echo "---- $(UNIT_B) ----"; cat $(REPORTS)/unit-b.log; \
 	[ $$a -eq 0 ] && [ $$b -eq 0 ]
 
@@ -121,6 +130,12 @@ test-notebooks: $(VENV)/.test-installed
 	  env $$config $(BIN)/python -m pytest $(NBVAL) $(XDIST) --junitxml=$(REPORTS)/$$report.xml \
 	    notebooks/ || status=1; \
 	done; exit $$status
+
+# the PDF editions built after make book (where TeX can be had: tools/test_setup.py
+# installs it as root), then read: chapters in order, figures, no widget text
+test-pdf: $(VENV)/.test-installed
+	$(BIN)/python tools/pdf.py --if-tex
+	$(BIN)/python -m pytest -p no:randomly tests/test_pdf.py --junitxml=$(REPORTS)/pdf.xml
 
 # the built book in Chromium, and a chapter per part in JupyterLab with a live kernel
 test-browser: $(VENV)/.test-installed

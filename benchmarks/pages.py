@@ -1,7 +1,8 @@
 """Page weight of the built book (_build/html): each page with what it loads
 from the book (images, scripts, styles; the shared vendored scripts counted
 once, separately), and the whole folder.
-Budget: each page <= 3 MB; each edition (English; 中文 in zh/) <= 40 MB.
+Budget: each page <= 3 MB; each edition (English; 中文 in zh/) <= 40 MB, not
+counting its PDF, a download no page loads (make pdf; each PDF <= 10 MB).
     python benchmarks/pages.py
 """
 import re
@@ -10,7 +11,7 @@ from pathlib import Path
 from _common import ROOT, table
 
 HTML = ROOT / "_build" / "html"
-PAGE_MB, BOOK_MB = 3.0, 40.0
+PAGE_MB, BOOK_MB, PDF_MB = 3.0, 40.0, 10.0
 MB = 1e6
 
 
@@ -34,12 +35,16 @@ def measure():
         rows.append((str(page.relative_to(HTML)), f"{size:.2f}", "ok" if size <= PAGE_MB else "OVER"))
     shared = sum(f.stat().st_size for f in (HTML / "_static").rglob("*") if f.is_file()) / MB
     rows.append(("shared scripts, styles, fonts (_static/, once per edition)", f"{shared:.2f}", ""))
-    files = [f for f in HTML.rglob("*") if f.is_file()]
+    files = [f for f in HTML.rglob("*") if f.is_file() and f.suffix != ".pdf"]
     zh = sum(f.stat().st_size for f in files if f.relative_to(HTML).parts[0] == "zh") / MB
     english = sum(f.stat().st_size for f in files) / MB - zh
     for name, size in (("**English edition** (_build/html without zh/)", english),
                        ("**中文版** (_build/html/zh)", zh)):
         rows.append((name, f"{size:.2f}", "ok" if size <= BOOK_MB else "OVER"))
+    for pdf in sorted(HTML.rglob("attention-*.pdf")):    # make pdf's, copied into the HTML book
+        size = pdf.stat().st_size / MB
+        rows.append((f"{pdf.relative_to(HTML)} (the PDF edition, a download: ≤ {PDF_MB:g} MB)",
+                     f"{size:.2f}", "ok" if size <= PDF_MB else "OVER"))
     return rows
 
 

@@ -12,6 +12,10 @@ editions get a language switch in the article header (book/_templates/
 lang-switch.html) that leads to the same page in the other edition, or to the
 Chinese edition's first page when that page is not translated yet.
 
+PDF: each page's download menu has the whole book as a PDF (tools/pdf.py,
+`make pdf`): the PDF is copied into the HTML book when it was built, else a
+one-page PDF saying how to build it stands in for it.
+
 Search: the book's search index uses Sphinx's Chinese splitter (jieba) with
 every Chinese term of the glossary as a word of its own, so a search finds
 自注意力 as well as self-attention.
@@ -20,6 +24,7 @@ import copy
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -72,6 +77,22 @@ def language_switch(config, prefix, label, hreflang, pages, templates):
         "lang-switch.html", "article-header-buttons.html"]
 
 
+def pdf_link(config, edition):
+    """"Book as PDF" in every page's download menu (tools/pdf.py, a Sphinx
+    extension), leading to the PDF `make pdf` built, which the build copies into
+    the HTML book; where none was built yet, to a one-page PDF saying how to get it."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import pdf
+    sph = config["sphinx"]
+    sph.setdefault("local_extensions", {})["pdf"] = str(ROOT / "tools")
+    c = sph["config"]
+    c["extensions"] = list(c["extensions"]) + ["pdf"]   # local_extensions only puts tools/ on sys.path here
+    c["html_extra_path"] = [str(pdf.html_pdf(edition))]
+    c.setdefault("html_context", {})["pdf_book"] = {"file": pdf.pdf_name(edition),
+                     "text": "全书 PDF" if edition == "zh" else "Book (PDF)",
+                     "tooltip": "下载全书的 PDF 版" if edition == "zh" else "Download the whole book as a PDF"}
+
+
 def zh_config(config):
     """The Chinese edition's configuration: paths relative to zh/."""
     import polib
@@ -117,6 +138,8 @@ def main():
         print("book_config: no GitHub repository found (set BOOK_REPO_URL); "
               "building without Colab/Binder buttons")
     zh = zh_config(config)
+    pdf_link(config, "en")
+    pdf_link(zh, "zh")
     language_switch(config, "zh/", "中文", "zh-CN", zh_pages(), "book/_templates")
     out = ROOT / "_build" / "_config.yml"
     out.parent.mkdir(exist_ok=True)

@@ -27,6 +27,7 @@ STEPS = [
     ("test-notebooks", "nbval, strict: as the machine is / generic kernel, 1 thread / AVX2, 2 threads",
      ["notebooks", "notebooks-alt", "notebooks-avx2"]),
     ("book", "the HTML book, warnings as errors", []),
+    ("test-pdf", "the PDF editions built (make pdf) and read", ["pdf"]),
     ("test-browser", "the built book in Chromium; JupyterLab with a live kernel", ["browser"]),
     ("test-colab", "every notebook under Colab's versions", ["colab"]),
 ]
@@ -36,6 +37,7 @@ TURN_ON = [
     ("test_crosscheck_torch", "make install-torch"),
     ("test_crosscheck_block", "make install-torch"),
     ("browser", "as root: apt-get install chromium fonts-dejavu-core; then make test-browser"),
+    ("pdf", "as root: make pdf (installs TeX); then make test-pdf"),
 ]
 
 

@@ -275,21 +275,39 @@ def _img(image, alt, width=None, kind="png"):
             f'alt="{html.escape(alt)}" style="max-width:100%;height:auto">')
 
 
-def _small_image(png):
+def _small_image(png, kind="webp"):
     """The frame for the HTML book: a 128-colour palette (octree: small areas of
     a colour, such as thin lines, keep it), stored as lossless WebP (about 5x
     smaller than the PNG, a third smaller than a 256-colour palette PNG).
-    Returns (bytes, "webp"), or the PNG as it is where Pillow cannot write WebP."""
+    Returns (bytes, "webp"), or the PNG as it is where Pillow cannot write WebP.
+    kind="png": the same palette as a PNG (the PDF book's frame)."""
     try:
         from PIL import Image, features
     except ImportError:
         return png, "png"
-    if not features.check("webp"):
+    if kind == "webp" and not features.check("webp"):
         return png, "png"
     small = io.BytesIO()
-    Image.open(io.BytesIO(png)).convert("RGB").quantize(128, method=Image.Quantize.FASTOCTREE).save(
-        small, format="webp", lossless=True, method=2, quality=100)
-    return small.getvalue(), "webp"
+    frame = Image.open(io.BytesIO(png))
+    palette = frame.convert("RGB").quantize(128, method=Image.Quantize.FASTOCTREE)
+    if kind == "png":  # printed at the figure's size: the frame's dpi kept
+        palette.save(small, format="png", optimize=True, dpi=frame.info.get("dpi", (144, 144)))
+    else:
+        palette.save(small, format="webp", lossless=True, method=2, quality=100)
+    return small.getvalue(), kind
+
+
+def _printed(widget, **bundle):
+    """`widget`, shown with a printable version for the PDF book: its LaTeX build
+    picks the image or Markdown in `bundle`, the HTML book and Jupyter the widget."""
+    shown = widget._repr_mimebundle_
+    widget._repr_mimebundle_ = lambda **kw: {**shown(**kw), **bundle}
+    return widget
+
+
+def _md(text):
+    """Plain text as Markdown that shows it as written."""
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
 
 
 def sliders(setup, figsize=(8, 3.4), start=None, **values):
@@ -332,6 +350,13 @@ def sliders(setup, figsize=(8, 3.4), start=None, **values):
         width = round(frames.fig.get_figwidth() * frames.fig.dpi)
         image, kind = _small_image(png)
         pictures[combo] = _img(image, describe(frames.fig), width, kind)
+        if all(start[k] == v for k, v in zip(names, combo)):  # the PDF book prints the first frame
+            import base64
+            display({"text/html": "", "image/png": base64.b64encode(_small_image(png, "png")[0]).decode()},
+                    raw=True)
+    shown = ("，" if BOOK_LANGUAGE == "zh_CN" else ", ").join(
+        f"`{k}` = {_md(tr(str(start[k])))}" for k in names)
+    caption = "*" + tr(f"The figure shows {shown}; its sliders move in the HTML book and in the notebook.") + "*"
 
     def stack(prefix, depth):
         if depth == len(names):
@@ -350,7 +375,7 @@ def sliders(setup, figsize=(8, 3.4), start=None, **values):
     for depth, name in enumerate(names):
         for box in levels[depth]:
             widgets.jslink((controls[name], "index"), (box, "selected_index"))
-    return widgets.VBox([header, root])
+    return _printed(widgets.VBox([header, root]), **{"text/markdown": caption})
 
 
 try:  # myst-nb's glue puts measured numbers into the book's text
@@ -443,4 +468,10 @@ def quiz(question, options, correct, explanations):
     else:  # ipywidgets 7 (Colab): switched by the kernel
         shown = widgets.HTML("")
         choice.observe(lambda change: setattr(shown, "value", texts[change["new"]]), "index")
-    return widgets.VBox([head, choice, shown])
+    box = widgets.VBox([head, choice, shown])
+    if not STATIC:
+        return box
+    letters = "abcdefgh"  # the PDF book: question, options, then the answer
+    printed = (f"**{_md(question)}**\n\n" + "".join(f"{letters[i]}) {_md(o)}  \n" for i, o in enumerate(options))
+               + f"\n*{tr('Answer:')} {letters[correct]})* {_md(explanations[correct])}")
+    return _printed(box, **{"text/markdown": printed})

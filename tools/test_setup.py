@@ -10,7 +10,9 @@
      Playwright's cache in your home folder; no root needed);
    - else nothing: the browser tests are skipped, and the reason written here
      is what the summary of `make test` prints, with the command that helps.
-2. PyTorch for the cross-checks (requirements-torch.txt), when pip would take a
+2. TeX for the PDF editions (tools/pdf.py: xelatex, xeCJK, the Fandol fonts),
+   installed with apt-get as root where missing; without it the PDF tests skip.
+3. PyTorch for the cross-checks (requirements-torch.txt), when pip would take a
    CPU build (a wheel on this disk, or a `+cpu` build): an unpinned download of
    PyTorch from PyPI is a CUDA build of several GB, which `make test` does not
    fetch behind your back; `make install-torch` does it when you ask.
@@ -149,16 +151,26 @@ def find_chromium():
         "or `apt-get install chromium fonts-dejavu-core`")
 
 
+def tex():
+    """(TeX ready?, reason when not): as root on Debian/Ubuntu, installed first."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import pdf
+    if pdf.ensure_tex():
+        return True, None
+    return False, f"no TeX for the PDF editions ({', '.join(pdf.tex_missing())}): as root, `make pdf` installs it"
+
+
 def main():
     chromium, fonts, browser_reason = browser()
+    has_tex, tex_reason = tex()
     has_torch, torch_reason = torch()
     state = {"chromium": chromium, "latin_fonts": fonts, "browser_skip": browser_reason,
-             "torch": has_torch, "torch_skip": torch_reason}
+             "tex": has_tex, "tex_skip": tex_reason, "torch": has_torch, "torch_skip": torch_reason}
     STATE.parent.mkdir(parents=True, exist_ok=True)
     STATE.write_text(json.dumps(state, indent=1))
     print(f"test set-up: Chromium {chromium or 'missing'}; Latin fonts {fonts or 'missing'}; "
-          f"PyTorch {'installed' if has_torch else 'missing'}")
-    for reason in (browser_reason, torch_reason):
+          f"TeX {'ready' if has_tex else 'missing'}; PyTorch {'installed' if has_torch else 'missing'}")
+    for reason in (browser_reason, tex_reason, torch_reason):
         if reason:
             print("  skipped later: " + reason)
 
