@@ -116,7 +116,7 @@ def preamble(edition):
             r"\sffamily\bfseries\ifnum\c@secnumdepth>\m@ne\Large 第\,\thechapter\,章\par\nobreak"
             r"\vskip 12pt\fi\Huge #1\par\nobreak\vskip 30pt}}",
             r"\renewcommand{\thepart}{第\ifcase\value{part}\or 一\or 二\or 三\or 四\or 五\or 六"
-            r"\or 七\or 八\or 九\or 十\else\arabic{part}\fi 部分}",
+            r"\or 七\or 八\else\arabic{part}\fi 部分}",
             r"\makeatother",
             r"\AtBeginDocument{\renewcommand{\partname}{}\renewcommand{\contentsname}{目录}\renewcommand{\bibname}{参考文献}"
             r"\renewcommand{\chaptername}{章}\renewcommand{\figurename}{图}\renewcommand{\tablename}{表}}",
