@@ -108,8 +108,8 @@ install-torch: $(VENV)/.test-installed
 # structure, course, slider helper, properties, PyTorch cross-checks
 # in two pytest processes side by side (one a core): the modules that run every
 # chapter once more of their own (figures: every slider frame drawn; the Chinese
-# notebooks; the training rerun) beside the rest, which share one run per chapter
-UNIT_B := tests/test_figures.py tests/test_i18n.py tests/test_training_perturbation.py
+# notebooks) beside the rest, which share one run per chapter
+UNIT_B := tests/test_figures.py tests/test_i18n.py
 test-unit: $(VENV)/.test-installed
 	@mkdir -p $(REPORTS); \
 	$(BIN)/python -m pytest -p no:randomly $(UNIT_B) --junitxml=$(REPORTS)/unit-b.xml \
@@ -138,9 +138,20 @@ test-pdf: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -p no:randomly tests/test_pdf.py --junitxml=$(REPORTS)/pdf.xml
 
 # the built book in Chromium, and a chapter per part in JupyterLab with a live kernel
+# in three processes side by side: the English pages, the Chinese pages (each
+# opened once, its tests sharing the load), JupyterLab with a live kernel
 test-browser: $(VENV)/.test-installed
-	$(BIN)/python -m pytest -p no:randomly -n 2 --dist loadfile tests/browser tests/live \
-	  --junitxml=$(REPORTS)/browser.xml
+	@mkdir -p $(REPORTS); \
+	$(BIN)/python -m pytest -p no:randomly tests/browser -k "zh/" \
+	  --junitxml=$(REPORTS)/browser-zh.xml > $(REPORTS)/browser-zh.log 2>&1 & zh=$$!; \
+	$(BIN)/python -m pytest -p no:randomly tests/live \
+	  --junitxml=$(REPORTS)/live.xml > $(REPORTS)/live.log 2>&1 & live=$$!; \
+	$(BIN)/python -m pytest -p no:randomly tests/browser -k "not zh/" \
+	  --junitxml=$(REPORTS)/browser.xml; en=$$?; \
+	wait $$zh; zh=$$?; wait $$live; live=$$?; \
+	echo "---- the Chinese pages ----"; cat $(REPORTS)/browser-zh.log; \
+	echo "---- JupyterLab, live kernel ----"; cat $(REPORTS)/live.log; \
+	[ $$en -eq 0 ] && [ $$zh -eq 0 ] && [ $$live -eq 0 ]
 
 # every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
 .venv-colab/.installed: requirements-colab.txt

@@ -28,7 +28,8 @@ STEPS = [
      ["notebooks", "notebooks-alt", "notebooks-avx2"]),
     ("book", "the HTML book, warnings as errors", []),
     ("test-pdf", "the PDF editions built (make pdf) and read", ["pdf"]),
-    ("test-browser", "the built book in Chromium; JupyterLab with a live kernel", ["browser"]),
+    ("test-browser", "the built book in Chromium; JupyterLab with a live kernel",
+     ["browser", "browser-zh", "live"]),
     ("test-colab", "every notebook under Colab's versions", ["colab"]),
 ]
 
@@ -37,6 +38,7 @@ TURN_ON = [
     ("test_crosscheck_torch", "make install-torch"),
     ("test_crosscheck_block", "make install-torch"),
     ("browser", "as root: apt-get install chromium fonts-dejavu-core; then make test-browser"),
+    ("live", "as root: apt-get install chromium fonts-dejavu-core; then make test-browser"),
     ("pdf", "as root: make pdf (installs TeX); then make test-pdf"),
 ]
 
@@ -92,6 +94,8 @@ def main():
     make = os.environ.get("MAKE", "make")
     start = time.monotonic()
     subprocess.call([sys.executable, str(ROOT / "tools" / "test_setup.py")], cwd=ROOT)
+    # the venv with Colab's versions, installed here so that the steps' seconds are tests only
+    subprocess.call([make, "--no-print-directory", ".venv-colab/.installed"], cwd=ROOT)
     setup_seconds = time.monotonic() - start
     results = []
     for target, what, reports in STEPS:
@@ -122,12 +126,13 @@ def main():
             if not step["failed"]:
                 total["failed"] += 1           # a step that stopped before its tests ran
         lines.append(f"  {target:15s} {status:18s} {detail:38s} {seconds:5.0f} s  {what}")
-    wall = setup_seconds + sum(r[4] for r in results)
+    tests = sum(r[4] for r in results)
     print("\n" + "=" * 30 + " make test: summary " + "=" * 30)
     print(f"  {'set-up':15s} {'':18s} {'(tools/test_setup.py)':38s} {setup_seconds:5.0f} s  "
-          "browser, fonts, PyTorch: installed where missing and possible")
+          "installs: browser, fonts, TeX, PyTorch where missing and possible; Colab's venv")
     print("\n".join(lines))
-    print(f"  {'all':15s} {'':18s} {'':38s} {wall:5.0f} s  ({wall / 60:.1f} min)")
+    print(f"  {'all steps':15s} {'':18s} {'':38s} {tests:5.0f} s  ({tests / 60:.1f} min, "
+          f"set-up and installs not counted)")
     if skips:
         print("skipped:")
         for (group, reason), n in sorted(skips.items()):

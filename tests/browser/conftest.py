@@ -31,9 +31,8 @@ HERE = Path(__file__).resolve().parent
 def pytest_collection_modifyitems(config, items):
     """The book's tests (this folder) run page by page, so the tests of one page
     share one load (`loaded`); on a page, a test that leaves it (the language
-    switch) runs last. They are one module (test_book.py), so pytest-xdist's
-    --dist loadfile runs them in one worker, beside the live-kernel tests in the
-    other. Without a browser or a built book every test is skipped with the reason."""
+    switch) runs last. Without a browser or a built book every test is skipped
+    with the reason."""
     def key(item):
         page = getattr(item, "callspec", None) and item.callspec.params.get("page")
         leaves = "language_switch" in item.name
@@ -106,6 +105,10 @@ def browser(playwright, latin_fonts):
     b.close()
 
 
+RENDERED = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+  .every(s => s.parentElement && s.parentElement.querySelector('.jupyter-widgets, .widget-vbox, .lm-Widget'))"""
+
+
 def visit(browser, server, page):
     """Open `page` offline (requests to other hosts aborted and logged), wait for
     its widgets; return (context, tab, log of errors, foreign and missing requests)."""
@@ -120,7 +123,10 @@ def visit(browser, server, page):
            if r.status >= 400 else None)
     tab.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
     tab.goto(f"{server}/{page}", wait_until="load")
-    tab.wait_for_timeout(1500)
+    # every embedded widget drawn (the html-manager renders each view next to its
+    # script tag), then a moment for late console messages
+    tab.wait_for_function(RENDERED, timeout=15000)
+    tab.wait_for_timeout(300)
     return ctx, tab, log
 
 

@@ -3,8 +3,9 @@ rendered, every slider changes the picture it sits above, every quiz option
 explains itself, the language switch leads to the same page in the other
 edition, Chinese is drawn with the book's own font.
 
-One module, so that pytest-xdist (--dist loadfile) runs all of it in one
-worker, page by page, the tests of a page sharing one load (conftest.py)."""
+Page by page, the tests of a page sharing one load (conftest.py); `make
+test-browser` runs the English pages and the Chinese ones (-k "zh/") in two
+processes, beside the live-kernel tests in a third."""
 import os
 import re
 
@@ -52,14 +53,21 @@ def test_every_slider_changes_its_picture(loaded, page):
     for box in roots:
         handles = box.locator(".noUi-handle")
         for i in range(handles.count()):
-            before = box.evaluate(HASH_VISIBLE)
+            for _ in range(40):                  # the frame shown, decoded
+                before = box.evaluate(HASH_VISIBLE)
+                if len(before) == 1:
+                    break
+                tab.wait_for_timeout(100)
             assert len(before) == 1, f"expected one visible frame, found {len(before)}"
             handle = handles.nth(i)
             handle.focus()
             at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
             tab.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
-            tab.wait_for_timeout(150)
-            after = box.evaluate(HASH_VISIBLE)
+            for _ in range(40):                  # the new frame, within 4 s even on a busy machine
+                tab.wait_for_timeout(100)
+                after = box.evaluate(HASH_VISIBLE)
+                if after != before:
+                    break
             assert after != before, f"slider {i} of a figure on {page} did not change the picture"
             moved += 1
     assert moved >= 2
@@ -82,9 +90,14 @@ def test_quiz_answers_explain_themselves_offline(loaded, page):
     for i in range(boxes.count()):
         labels = boxes.nth(i).locator("label")
         for j in range(labels.count()):
+            question = boxes.nth(i).locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+            before = question.inner_text()
             labels.nth(j).click()
-            tab.wait_for_timeout(100)
-            shown = boxes.nth(i).locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]").inner_text()
+            for _ in range(40):                  # its explanation, within 4 s even on a busy machine
+                shown = question.inner_text()
+                if shown != before and any(m in shown for m in RIGHT + WRONG):
+                    break
+                tab.wait_for_timeout(100)
             assert any(m in shown for m in RIGHT + WRONG), \
                 f"question {i + 1}, option {j + 1}: no explanation shown"
             right += any(m in shown for m in RIGHT)

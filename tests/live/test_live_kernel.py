@@ -25,8 +25,8 @@ CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "09_costs",
 
 if NO_CHROMIUM and os.environ.get("CI") == "true":
     raise RuntimeError(f"CI=true but {NO_CHROMIUM}")
-# skipped per test with the reason (make test-browser runs this module in one
-# pytest-xdist worker, the book's browser tests in the other)
+# skipped per test with the reason (make test-browser runs this module in a
+# process of its own, beside the book's browser tests)
 pytestmark = pytest.mark.skipif(bool(NO_CHROMIUM), reason=NO_CHROMIUM or "")
 
 
