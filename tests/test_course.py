@@ -391,3 +391,20 @@ def test_carried_over_code_is_identical_to_the_chapter_it_comes_from(path):
                 f"{path.name}: {node.name} differs from chapter {stem}'s; copy it again"
             checked += 1
     assert checked, f"{path.name}: carried-over cells with no function"
+
+
+@pytest.mark.parametrize("correct", [0, 1, 2])
+def test_quiz_marks_the_right_option_right_and_only_it(correct):
+    """The setup cell's quiz(): the explanation shown for the option at index
+    `correct` says it is right, every other says "Not quite" (live widgets, and
+    the plain printed form without ipywidgets)."""
+    ns = setup_cell()
+    box = ns["quiz"]("Which?", ["first", "second", "third"], correct, ["why 1", "why 2", "why 3"])
+    shown = box.children[2]
+    texts = [child.value for child in shown.children]          # one explanation per option
+    assert len(texts) == 3
+    for i, text in enumerate(texts):
+        assert ("✓ Right." in text) == (i == correct), f"option {i + 1}: {text}"
+        assert f"why {i + 1}" in text
+    choice = box.children[1]
+    assert list(choice.options) == ["first", "second", "third"] and choice.index is None
