@@ -2,20 +2,16 @@
 
     python tools/run_tests.py            # what `make test` runs
 
-Each step is a make target of its own (`make test-unit`, ...). The steps run
-in order, except that the PDF build and the Colab run go side by side with the
-browser tests (which mostly wait for pages and kernels). Every step runs
+Each step is a make target of its own (`make test-unit`, ...). Every step runs
 even when one before it failed, so the summary shows the whole picture; the exit
 status is non-zero if any step failed. The pytest steps write JUnit XML reports
 to _build/test-reports/, from which the summary takes its counts and the reason
 for every group of skipped tests, with the command that turns the group on.
 """
-import contextlib
 import os
 import re
 import subprocess
 import sys
-import threading
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -36,9 +32,6 @@ STEPS = [
      ["browser", "browser-zh", "live"]),
     ("test-colab", "every notebook under Colab's versions", ["colab"]),
 ]
-
-# run side by side with BESIDE (one after the other), once the steps before them are done
-BESIDE, SIDE_BY_SIDE = "test-browser", ["test-pdf", "test-colab"]
 
 # a group of skipped tests, recognised by its test file, and what turns it on
 TURN_ON = [
@@ -104,30 +97,11 @@ def main():
     # the venv with Colab's versions, installed here so that the steps' seconds are tests only
     subprocess.call([make, "--no-print-directory", ".venv-colab/.installed"], cwd=ROOT)
     setup_seconds = time.monotonic() - start
-    results, begin = {}, time.monotonic()
-
-    def run(target, log=None):
+    results = []
+    for target, what, reports in STEPS:
         start = time.monotonic()
-        with open(log, "w") if log else contextlib.nullcontext() as out:
-            code = subprocess.call([make, "--no-print-directory", target], cwd=ROOT,
-                                   stdout=out, stderr=subprocess.STDOUT if out else None)
-        results[target] = (code, time.monotonic() - start)
-
-    for target, *_ in STEPS:
-        if target not in SIDE_BY_SIDE and target != BESIDE:
-            run(target)
-    # the browser tests mostly wait (for pages, for the kernel): the PDF build and the
-    # Colab run use the idle core meanwhile; their output is shown after the browser's
-    logs = {t: REPORTS / f"{t}.log" for t in SIDE_BY_SIDE}
-    lane = threading.Thread(target=lambda: [run(t, logs[t]) for t in SIDE_BY_SIDE])
-    lane.start()
-    run(BESIDE)
-    lane.join()
-    for target, log in logs.items():
-        print(f"---- make {target} (run beside make {BESIDE}) ----")
-        print(log.read_text(errors="replace"))
-    wall = time.monotonic() - begin
-    results = [(target, what, reports, *results[target]) for target, what, reports in STEPS]
+        code = subprocess.call([make, "--no-print-directory", target], cwd=ROOT)
+        results.append((target, what, reports, code, time.monotonic() - start))
 
     total, lines, skips, failed_steps = Counter(), [], Counter(), []
     for target, what, reports, code, seconds in results:
@@ -152,13 +126,13 @@ def main():
             if not step["failed"]:
                 total["failed"] += 1           # a step that stopped before its tests ran
         lines.append(f"  {target:15s} {status:18s} {detail:38s} {seconds:5.0f} s  {what}")
-    tests = wall
+    tests = sum(r[4] for r in results)
     print("\n" + "=" * 30 + " make test: summary " + "=" * 30)
     print(f"  {'set-up':15s} {'':18s} {'(tools/test_setup.py)':38s} {setup_seconds:5.0f} s  "
           "installs: browser, fonts, TeX, PyTorch where missing and possible; Colab's venv")
     print("\n".join(lines))
-    print(f"  {'all steps':15s} {'':18s} {'':38s} {tests:5.0f} s  ({tests / 60:.1f} min wall clock, "
-          f"set-up and installs not counted; {', '.join(SIDE_BY_SIDE)} beside {BESIDE})")
+    print(f"  {'all steps':15s} {'':18s} {'':38s} {tests:5.0f} s  ({tests / 60:.1f} min, "
+          f"set-up and installs not counted)")
     if skips:
         print("skipped:")
         for (group, reason), n in sorted(skips.items()):

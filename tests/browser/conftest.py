@@ -123,6 +123,9 @@ def visit(browser, server, page):
            if r.status >= 400 else None)
     tab.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
     tab.goto(f"{server}/{page}", wait_until="load")
+    if 'http-equiv="Refresh"' in (HTML / page.split("?")[0]).read_text(errors="replace")[:500]:
+        # a redirect (index.html): test the page it leads to, once it has loaded
+        tab.wait_for_url(lambda url: not url.endswith("/" + page), wait_until="load", timeout=15000)
     # every embedded widget drawn (the html-manager renders each view next to its
     # script tag), then a moment for late console messages
     tab.wait_for_function(RENDERED, timeout=15000)
