@@ -127,9 +127,10 @@ def visit(browser, server, page):
         # a redirect (index.html): test the page it leads to, once it has loaded
         tab.wait_for_url(lambda url: not url.endswith("/" + page), wait_until="load", timeout=15000)
     # every embedded widget drawn (the html-manager renders each view next to its
-    # script tag), then a moment for late console messages
+    # script tag), then time for it to finish laying them out (moving a slider
+    # sooner once raised a Lumino error on a Chinese page) and for late console messages
     tab.wait_for_function(RENDERED, timeout=15000)
-    tab.wait_for_timeout(300)
+    tab.wait_for_timeout(1500)
     return ctx, tab, log
 
 
