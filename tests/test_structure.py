@@ -193,3 +193,14 @@ def test_colour_maps_are_perceptually_uniform_and_colour_blind_safe(notebook):
     for cell in code_cells(nb):
         used = set(re.findall(r"cmap=\"(\w+)\"", cell.source)) | set(re.findall(r"plt\.cm\.(\w+)", cell.source))
         assert used <= safe, f"{path.name}: colour map(s) {used - safe} in {cell.source[:60]!r}"
+
+
+def test_vendored_html_manager_is_patched():
+    """The vendored widget manager guards processMessage against a disposed view
+    (book/_assets/vendor/html-manager/PATCHES.txt): without the guard, moving a
+    slider now and then logs a TypeError in the reader's console."""
+    js = (ROOT / "book/_assets/vendor/html-manager/embed-amd.js").read_text()
+    unguarded = "processMessage(e){super.processMessage(e),this._view.processLuminoMessage(e)}"
+    guarded = "processMessage(e){super.processMessage(e),this._view&&this._view.processLuminoMessage(e)}"
+    assert unguarded not in js, "re-apply PATCHES.txt to the vendored html-manager"
+    assert js.count(guarded) == 2
