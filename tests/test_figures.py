@@ -7,10 +7,17 @@ is 680 CSS px wide at a 1280 px window (measured in Chromium, pydata theme).
 Every text a chapter draws — titles, labels, ticks, legends, colour bars,
 numbers written in heat-map cells — in plain figures and in every frame of
 every slider, must be at least 10 px after that shrinking.
+
+And every slider moves data: from each value to the next (the other sliders
+where they start), some plotted data changes — a line, an image, a bar, a
+scatter — not only a title, a label or the axis limits. A slider that only
+relabels its picture teaches nothing.
 """
+import hashlib
 from itertools import product
 
 import matplotlib
+import numpy as np
 import pytest
 
 from conftest import NOTEBOOKS
@@ -40,13 +47,23 @@ def test_figure_text_is_at_least_10_css_px(path, monkeypatch):
 
     monkeypatch.setattr(Text, "draw", checked_draw)
 
+    still = []
+
     def after_setup(ns):  # draw every frame of every slider, as the book does
         sliders, Frames = ns["sliders"], ns["Frames"]
 
         def every_frame(setup, figsize=(8, 3.4), start=None, **values):
             frames = Frames(setup, figsize)
+            data = {}
             for combo in product(*values.values()):
                 frames.render(**dict(zip(values, combo)))
+                data[combo] = plotted_data(frames.fig)
+            first = dict(zip(values, [v[0] for v in values.values()])) | (start or {})
+            for k, (name, vals) in enumerate(values.items()):
+                at = [tuple(first[m] if m != name else v for m in values) for v in vals]
+                same = [f"{a[k]}->{b[k]}" for a, b in zip(at, at[1:]) if data[a] == data[b]]
+                if same:
+                    still.append(f"'{frames.fig.axes[0].get_title()[:40]}': {name} {same}")
             return sliders(setup, figsize, start, **values)
         ns["sliders"] = every_frame
 
@@ -59,3 +76,32 @@ def test_figure_text_is_at_least_10_css_px(path, monkeypatch):
     report = "; ".join(f"{px} px in '{title}': {sorted(texts)[:4]}"
                        for (px, title), texts in sorted(small.items()))
     assert not small, f"{path.name}: text under {SMALLEST_PX} CSS px: {report}"
+    assert not still, f"{path.name}: a slider move that changes no plotted data: {'; '.join(still)}"
+
+
+def plotted_data(fig):
+    """A fingerprint of what a figure plots (lines, images, bars and other
+    patches, scatter and mesh collections), leaving out texts and axis limits."""
+    h = hashlib.sha256()
+
+    def add(a):
+        a = np.ma.filled(np.ma.asarray(a, dtype=float), np.nan)
+        h.update(np.round(a, 12).tobytes())
+    for ax in fig.axes:
+        for line in ax.lines:
+            add(line.get_xydata())
+            h.update(str(line.get_visible()).encode())
+        for im in ax.images:
+            add(im.get_array())
+        for patch in ax.patches:
+            add(patch.get_path().vertices @ patch.get_patch_transform().get_matrix()[:2, :2].T
+                + patch.get_patch_transform().get_matrix()[:2, 2])
+            h.update(str(patch.get_visible()).encode())
+        for coll in ax.collections:
+            add(coll.get_offsets())
+            if coll.get_array() is not None:
+                add(coll.get_array())
+            for path in coll.get_paths()[:2000]:
+                add(path.vertices)
+            h.update(str(coll.get_visible()).encode())
+    return h.hexdigest()
