@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HTML = ROOT / "_build" / "html"
+HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))   # another built copy, to try a change
 sys.path.insert(0, str(ROOT / "tools"))
 from test_setup import ARGS, find_chromium  # noqa: E402
 

@@ -309,3 +309,64 @@ def test_chinese_is_drawn_with_the_books_font(latin_only_browser, loaded, page):
             not_ours.append((marked[i]["text"][:20], fonts))
     assert drawn, f"{page}: Chromium reports no font for any Chinese text"
     assert not not_ours, f"{page}: Chinese not drawn with the book's font: {not_ours[:3]}"
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+
+def touch_drag(tab, cdp, handle, track):
+    """Drag a slider's handle with one finger (Chromium's touch events, so the
+    page sees pointerType "touch") to the far end of its track (the roomier side)."""
+    hb, tb = handle.bounding_box(), track.bounding_box()
+    x, y = hb["x"] + hb["width"] / 2, hb["y"] + hb["height"] / 2
+    to = tb["x"] + tb["width"] - 2 if x < tb["x"] + tb["width"] / 2 else tb["x"] + 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 9):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                              "touchPoints": [{"x": x + (to - x) * k / 8, "y": y}]})
+        tab.wait_for_timeout(15)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+@pytest.mark.parametrize("page", SLIDER_PAGES)
+def test_every_slider_works_by_touch_on_a_phone(browser, server, page):
+    """At 390 x 844 (a phone, touch only): slider rows wrap, every track is at
+    least 120 px wide, and dragging each handle with a finger changes the picture."""
+    from conftest import RENDERED
+    ctx = browser.new_context(**PHONE)
+    try:
+        tab = ctx.new_page()
+        errors = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+        tab.goto(f"{server}/{page}", wait_until="load")
+        tab.wait_for_function(RENDERED, timeout=15000)
+        tab.wait_for_timeout(1500)
+        cdp = ctx.new_cdp_session(tab)
+        boxes = tab.locator("div.cell_output .widget-vbox").filter(has=tab.locator(".widget-hslider"))
+        boxes = [boxes.nth(i) for i in range(boxes.count())]
+        roots = [b for b in boxes if b.evaluate("el => !el.parentElement.closest('.widget-vbox')")]
+        assert roots, "no slider figure rendered"
+        for box in roots:
+            sliders = box.locator(".widget-hslider")
+            for i in range(sliders.count()):
+                track = sliders.nth(i).locator(".noUi-target")
+                width = track.bounding_box()["width"]
+                assert width >= 120, f"slider {i} on {page}: track {width:.0f} px wide on a phone"
+                track.scroll_into_view_if_needed()
+                for _ in range(40):
+                    before = box.evaluate(HASH_VISIBLE)
+                    if len(before) == 1:
+                        break
+                    tab.wait_for_timeout(100)
+                touch_drag(tab, cdp, sliders.nth(i).locator(".noUi-handle"), track)
+                for _ in range(40):
+                    tab.wait_for_timeout(100)
+                    after = box.evaluate(HASH_VISIBLE)
+                    if after != before:
+                        break
+                assert after != before, f"dragging slider {i} on {page} by touch did not change the picture"
+        assert not errors, f"script errors: {errors}"
+    finally:
+        ctx.close()
