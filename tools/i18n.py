@@ -224,6 +224,16 @@ def prose_constants(tree):
     return out
 
 
+SYMBOL = re.compile(r"[A-Za-z](_[A-Za-z0-9]+)?")   # d_k, n, b_f: a formula's symbol
+
+
+def slider_label(name):
+    """A slider's name as the reader sees it (the same rule as the setup cell's
+    slider_label): formula symbols as they are (d_k, n, b_f), other names in
+    words (norm_spread -> "norm spread")."""
+    return name if SYMBOL.fullmatch(name) else name.replace("_", " ")
+
+
 def _name(func):
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
@@ -246,6 +256,11 @@ def code_texts(source, everything=False):
                     _strings(arg, marked)
                 found += [t for t in marked if re.search("[A-Za-z]", t)]
                 forced.update(marked)
+            elif name == "sliders":  # slider names shown in words (setup cell: slider_label)
+                for kw in node.keywords:
+                    if kw.arg not in ("start", "figsize") and not SYMBOL.fullmatch(kw.arg):
+                        found.append(slider_label(kw.arg))
+                        forced.add(slider_label(kw.arg))
             elif name in SINKS:
                 for arg in node.args:
                     _strings(arg, found)
