@@ -8,7 +8,7 @@ Prints one Markdown table: for each n, the median time of one forward pass
 (float32, one head, no mask) of
 
 - plain numpy attention (builds the n x n matrix),
-- tiled numpy attention (chapter 9: online softmax, never builds it),
+- tiled numpy attention (chapter 10: online softmax, never builds it),
 - the same tiled function run on the query blocks in parallel threads (the
   query blocks are independent; numpy releases the GIL, and numpy's BLAS is
   set to one thread meanwhile so that the threads do not compete),
@@ -58,7 +58,7 @@ TILE = 2 ** 19   # entries in one score tile (2 MiB in float32) = query block ×
 def tiled_attention(Q, K, V, block_size=128, causal=False):
     """Exact attention softmax(Q Kᵀ / √d_k) V without ever making the n_q × n_k matrix.
 
-    The same function as in chapter 9 (notebooks/10_exact_attention_linear_memory.ipynb).
+    The same function as in chapter 10 (notebooks/11_exact_attention_linear_memory.ipynb).
     Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v); leading batch
     dimensions broadcast. Keys are read in blocks of `block_size`, queries in
     blocks of about TILE / block_size rows. causal=True: query i sees keys j <= i.

@@ -26,7 +26,7 @@ OUT = ROOT / "book" / "speed-results.md"
 
 
 def page_label(path):
-    """A page named briefly, so the table fits the column: chapter 10 of the Chinese
+    """A page named briefly, so the table fits the column: chapter 11 of the Chinese
     edition is "10, 中文版"; other pages keep their path."""
     parts = path.split("/")
     edition = ", 中文版" if parts[0] == "zh" else ""

@@ -1,6 +1,6 @@
-"""Chapter 12's Transformer encoder block against torch.nn.TransformerEncoderLayer.
+"""Chapter 13's Transformer encoder block against torch.nn.TransformerEncoderLayer.
 
-Loads `encoder_block` and `init_block` from notebooks/12_transformer_block by
+Loads `encoder_block` and `init_block` from notebooks/13_transformer_block by
 running the notebook's code (once per session, on first use: tests/nbload.py; a
 chapter that fails to run or no longer defines them fails these tests), copies the numpy weights into a PyTorch layer
 (batch_first=True, dropout 0, evaluation mode, ReLU) and compares the outputs:
@@ -27,7 +27,7 @@ MASKS = ["none", "padding", "causal", "padding+causal"]
 
 @pytest.fixture(scope="module")
 def ch12():
-    return Chapter("12_transformer_block")   # run on first use, in the test: a failure, not an error
+    return Chapter("13_transformer_block")   # run on first use, in the test: a failure, not an error
 
 
 def torch_layer(p, h, norm_first, dtype):

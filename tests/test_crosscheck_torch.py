@@ -1,7 +1,7 @@
 """The book's attention, as the notebooks define it, against PyTorch on the CPU.
 
 Loads `attention` from chapter 5, `multi_head_attention` from chapter 6,
-`tiled_attention` from chapter 10 and `conv_same` from chapter 11 by running the
+`tiled_attention` from chapter 11 and `conv_same` from chapter 12 by running the
 notebooks' code (once per session, on first use: tests/nbload.py; a chapter that
 fails to run or no longer defines the function fails the tests that use it), and compares them with
 torch.nn.functional.scaled_dot_product_attention, torch.nn.MultiheadAttention
@@ -129,8 +129,8 @@ def test_multi_head_matches_torch_multihead_attention(ch6, dtype, d_model, h, n_
 
 
 def tiled():
-    """Chapter 10's tiled_attention; a chapter that fails to run or lacks it fails the test."""
-    return Chapter("10_exact_attention_linear_memory")["tiled_attention"]
+    """Chapter 11's tiled_attention; a chapter that fails to run or lacks it fails the test."""
+    return Chapter("11_exact_attention_linear_memory")["tiled_attention"]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
@@ -169,7 +169,7 @@ def test_batch_dimensions_on_any_input_broadcast_like_torch(ch5, batches, causal
 @pytest.mark.parametrize("H,W", [(9, 11), (3, 4)])
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6, 7])
 def test_conv_same_matches_torch_padding_same(k, H, W):
-    conv_same = Chapter("11_channel_spatial_attention")["conv_same"]
+    conv_same = Chapter("12_channel_spatial_attention")["conv_same"]
     rng = np.random.default_rng(10 + k)
     x, kernel = rng.standard_normal((2, H, W)), rng.standard_normal((2, k, k))
     with torch.no_grad():

@@ -261,7 +261,8 @@ assert ok, "an assertion message"'''
 # notebook, run in this process (tools/zh_english.py), every chapter. English
 # that is the chapter's data may stay: the toy language's English sentences
 # (chapter 3), the example sentence's words (chapter 6).
-DATA_WORDS = {"notebooks/03_qkv_translation": "TGT", "notebooks/06_positions_and_heads": "words"}
+DATA_WORDS = {"notebooks/03_qkv_translation": "TGT", "notebooks/06_positions_and_heads": "words",
+              "notebooks/14_generation": "TGT"}   # the translation data: English words by design
 ENGLISH_SCOPE = [d for d in SCOPE if d.startswith("notebooks/")]
 DATA_MESSAGES = {"the cat sat on the mat", "it was tired", "the mat sat on the cat"}  # example sentences
 

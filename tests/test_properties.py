@@ -1,6 +1,6 @@
 """Properties every correct attention must have, checked with hypothesis on the
-functions the chapters define (chapter 5's softmax and attention, chapter 10's
-plain, tiled and online-softmax code, chapter 11's convolution): what each
+functions the chapters define (chapter 5's softmax and attention, chapter 11's
+plain, tiled and online-softmax code, chapter 12's convolution): what each
 docstring promises, batch dimensions included, and clear errors for input
 that does not fit.
 
@@ -22,8 +22,8 @@ settings.register_profile("book", max_examples=60, deadline=None)
 settings.load_profile("book")
 
 ch5 = Chapter("05_self_attention")
-ch10 = Chapter("10_exact_attention_linear_memory")
-ch11 = Chapter("11_channel_spatial_attention")
+ch10 = Chapter("11_exact_attention_linear_memory")
+ch11 = Chapter("12_channel_spatial_attention")
 
 
 def softmax(S):
@@ -107,7 +107,7 @@ def test_loops_and_matrix_form_agree(data):
 
 
 def tiled():
-    """Chapter 10's tiled_attention; a chapter that fails to run or lacks it fails the test."""
+    """Chapter 11's tiled_attention; a chapter that fails to run or lacks it fails the test."""
     return ch10["tiled_attention"]
 
 
@@ -265,7 +265,7 @@ def test_online_stats_survive_blocks_that_are_all_minus_inf(data):
                 np.testing.assert_allclose(m + np.log(ls[t]), np.logaddexp.reduce(seen), atol=1e-12)
 
 
-# --- chapter 11: a 'same' convolution keeps the size, for any kernel size -----
+# --- chapter 12: a 'same' convolution keeps the size, for any kernel size -----
 def conv_reference(x, kernel):
     """Correlation of x (c, H, W) with kernel (c, k, k), zero outside x, by loops.
 

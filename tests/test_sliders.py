@@ -234,5 +234,5 @@ def test_every_slider_of_every_chapter_figure_changes_the_picture(path):
     assert figures, f"{path.name}: no slider figure"
     for _, setup, figsize, start, values in figures:
         box = ns["_sliders"](setup, figsize, start, **values)
-        assert [c.description for c in box.children[0].children] == list(values)
+        assert [c.description for c in box.children[0].children] == [ns["slider_label"](v) for v in values]
         move_every_slider(box, f"{path.name} {setup.__name__}")

@@ -99,7 +99,7 @@ MUTATIONS = [
       'msgstr "unscaled rows with largest weight > 0.99 at d_k = 1024: {saturated_share[-1]:.2f}"',
       ("tests/test_i18n.py",),
       ("tests/test_i18n.py", "-k", "no_code_message or (prints_and_draws and 07)")),
-    M("tiled-renamed", "chapter 10's tiled_attention renamed to tiled_attn (everywhere in the notebook)",
+    M("tiled-renamed", "chapter 11's tiled_attention renamed to tiled_attn (everywhere in the notebook)",
       nb("10"), "tiled_attention", "tiled_attn",
       ("tests/test_properties.py", "-k", "tiled"), ("tests/test_crosscheck_torch.py", "-k", "tiled"), nbval("10"),
       count=5),
@@ -115,7 +115,7 @@ MUTATIONS = [
       "S = Q @ np.swapaxes(K, -1, -2)          # scores",
       ("tests/test_properties.py", "-k", "chapter5 or scaling or loops"),
       ("tests/test_crosscheck_torch.py", "-k", "test_plain"), nbval("05")),
-    M("ch10-no-rescale", "chapter 10's online softmax forgets to rescale the running output (acc *= rescale)",
+    M("ch10-no-rescale", "chapter 11's online softmax forgets to rescale the running output (acc *= rescale)",
       nb("10"), "    acc *= rescale\n", "",
       ("tests/test_properties.py", "-k", "tiled"), ("tests/test_crosscheck_torch.py", "-k", "tiled"), nbval("10")),
 

@@ -301,13 +301,26 @@ def _printed(widget, **bundle):
     """`widget`, shown with a printable version for the PDF book: its LaTeX build
     picks the image or Markdown in `bundle`, the HTML book and Jupyter the widget."""
     shown = widget._repr_mimebundle_
-    widget._repr_mimebundle_ = lambda **kw: {**shown(**kw), **bundle}
+
+    def with_print(**kw):
+        out = shown(**kw)  # a dict, or (data, metadata) for an anywidget
+        return ({**out[0], **bundle}, out[1]) if isinstance(out, tuple) else {**out, **bundle}
+    widget._repr_mimebundle_ = with_print
     return widget
 
 
 def _md(text):
     """Plain text as Markdown that shows it as written."""
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
+
+
+_SYMBOL = re.compile(r"[A-Za-z](_[A-Za-z0-9]+)?")  # d_k, n, b_f: a formula's symbol
+
+
+def slider_label(name):
+    """A slider's name as the reader sees it: a formula's symbol as it is (d_k, n),
+    other names in words, translated (norm_spread -> "norm spread")."""
+    return name if _SYMBOL.fullmatch(name) else tr(name.replace("_", " "))
 
 
 def sliders(setup, figsize=(8, 3.4), start=None, **values):
@@ -330,7 +343,7 @@ def sliders(setup, figsize=(8, 3.4), start=None, **values):
         plt.show()
         return None
     controls = {name: widgets.SelectionSlider(
-        options=list(vals), value=start[name], description=name,
+        options=list(vals), value=start[name], description=slider_label(name),
         continuous_update=False, style={"description_width": "initial"}) for name, vals in values.items()}
     header = widgets.HBox(list(controls.values()))
     frames = Frames(setup, figsize)
@@ -475,3 +488,224 @@ def quiz(question, options, correct, explanations):
     printed = (f"**{_md(question)}**\n\n" + "".join(f"{letters[i]}) {_md(o)}  \n" for i, o in enumerate(options))
                + f"\n*{tr('Answer:')} {letters[correct]})* {_md(explanations[correct])}")
     return _printed(box, **{"text/markdown": printed})
+
+
+# The attention playground: softmax(Q Kᵀ / √d_k / T) recomputed in the browser at
+# every slider move, live in Jupyter and in the static HTML book alike (an
+# anywidget: its JavaScript travels in the widget's state). Q and K are the first
+# n rows and d_k columns of two fixed pools of N(0, 1) numbers, stored as int8
+# (value = byte / 32) and rotated by the seed; playground_inputs() gives the same
+# Q and K in numpy.
+try:
+    import anywidget
+    import traitlets
+except ImportError:  # Colab: !pip install anywidget, then restart the session
+    anywidget = None
+
+_POOL_ROWS, _POOL_COLS, _POOL_SCALE = 128, 512, 32
+
+
+def _pools():
+    rng = np.random.default_rng(2024)
+    return [np.clip(np.round(rng.standard_normal((_POOL_ROWS, _POOL_COLS)) * _POOL_SCALE), -127, 127)
+            .astype(np.int8) for _ in "QK"]
+
+
+def playground_inputs(n, d_k, seed=0):
+    """The playground's Q and K (n, d_k) for a setting, as the page computes them."""
+    q, k = _pools()
+    rq, rk, c0 = 37 * seed % _POOL_ROWS, 53 * seed % _POOL_ROWS, 101 * seed % _POOL_COLS
+    cols = (np.arange(d_k) + c0) % _POOL_COLS
+    return (q[(np.arange(n) + rq) % _POOL_ROWS][:, cols] / _POOL_SCALE,
+            k[(np.arange(n) + rk) % _POOL_ROWS][:, cols] / _POOL_SCALE)
+
+
+def playground_numbers(n, d_k, T=1.0, causal=False, seed=0):
+    """What the playground shows for a setting, computed here with numpy: the
+    largest weight, a row's mean entropy (nats), the spread of the scores Q Kᵀ
+    before and after ÷ √d_k."""
+    Q, K = playground_inputs(n, d_k, seed)
+    S = Q @ K.T
+    Z = S / np.sqrt(d_k) / T
+    if causal:
+        Z = np.where(np.tri(n, dtype=bool), Z, -np.inf)
+    A = np.exp(Z - Z.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    H = -np.sum(A * np.log(np.where(A > 0, A, 1)), axis=1).mean()
+    sd = S[np.tri(n, dtype=bool)].std() if causal else S.std()  # the scores a query may use
+    return {"largest": A.max(), "entropy": H, "sd_raw": sd, "sd_scaled": sd / np.sqrt(d_k)}
+
+
+_PLAYGROUND_JS = r"""
+const MAGMA = [[0,0,4],[28,16,68],[79,18,123],[129,37,129],[181,54,122],[229,80,100],[251,135,97],[254,194,135],[252,253,191]];
+function magma(t) {
+  const x = Math.min(1, Math.max(0, t)) * (MAGMA.length - 1), i = Math.min(MAGMA.length - 2, Math.floor(x)), f = x - i;
+  return MAGMA[i].map((c, j) => Math.round(c + f * (MAGMA[i + 1][j] - c)));
+}
+function pool(model, name) {
+  const v = model.get(name), b = v instanceof DataView ? new Int8Array(v.buffer, v.byteOffset, v.byteLength)
+    : new Int8Array(v.buffer || v), s = model.get("scale"), out = new Float64Array(b.length);
+  for (let i = 0; i < b.length; i++) out[i] = b[i] / s;
+  return out;
+}
+export function attention(Qp, Kp, rows, cols, p) {
+  const { n, d_k, temperature, causal, seed } = p, A = new Float64Array(n * n), S = new Float64Array(n * n);
+  const rq = (37 * seed) % rows, rk = (53 * seed) % rows, c0 = (101 * seed) % cols, f = 1 / Math.sqrt(d_k) / temperature;
+  const Q = new Float64Array(n * d_k), K = new Float64Array(n * d_k);
+  for (let i = 0; i < n; i++) for (let c = 0; c < d_k; c++) {
+    const cc = (c + c0) % cols;
+    Q[i * d_k + c] = Qp[((i + rq) % rows) * cols + cc]; K[i * d_k + c] = Kp[((i + rk) % rows) * cols + cc];
+  }
+  for (let i = 0; i < n; i++) {
+    let m = -Infinity;
+    const last = causal ? i + 1 : n;
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let c = 0, a = i * d_k, b = j * d_k; c < d_k; c++) s += Q[a + c] * K[b + c];
+      S[i * n + j] = s;
+      if (j < last && s * f > m) m = s * f;
+    }
+    let z = 0;
+    for (let j = 0; j < last; j++) { const e = Math.exp(S[i * n + j] * f - m); A[i * n + j] = e; z += e; }
+    for (let j = 0; j < last; j++) A[i * n + j] /= z;
+  }
+  return { A, S };
+}
+function readouts(A, S, n, d_k, causal) {
+  let big = 0, at = [0, 0], H = 0, s1 = 0, s2 = 0, cnt = 0;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    const a = A[i * n + j];
+    if (a > big) { big = a; at = [i, j]; }
+    if (a > 0) H -= a * Math.log(a);
+    if (!(causal && j > i)) { s1 += S[i * n + j]; s2 += S[i * n + j] ** 2; cnt++; }
+  }
+  const sd = Math.sqrt(Math.max(0, s2 / cnt - (s1 / cnt) ** 2));
+  return { largest: big, at, entropy: H / n, sd_raw: sd, sd_scaled: sd / Math.sqrt(d_k) };
+}
+function histogram(ctx, W, H, S, n, d_k, causal, labels, sd) {
+  ctx.clearRect(0, 0, W, H);
+  const nice = [2, 4, 5, 10, 20, 25, 50, 100], reach = 3.5 * Math.max(1, sd);
+  const tick = nice.find(t => 2 * t >= reach) || 100, hi = 2 * tick, lo = -hi, bins = 60;
+  const col = getComputedStyle(ctx.canvas).color || "#333";
+  const raw = new Array(bins).fill(0), sc = new Array(bins).fill(0);
+  const bin = x => Math.min(bins - 1, Math.max(0, Math.floor((x - lo) / (hi - lo) * bins)));
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    if (causal && j > i) continue;
+    raw[bin(S[i * n + j])]++; sc[bin(S[i * n + j] / Math.sqrt(d_k))]++;
+  }
+  const top = 30, bottom = H - 30, left = 18, right = W - 18, bw = (right - left) / bins, peak = Math.max(...raw, ...sc, 1);
+  [[raw, "rgba(181,54,122,0.55)"], [sc, "rgba(33,145,140,0.55)"]].forEach(([h, c]) => {
+    ctx.fillStyle = c;
+    h.forEach((v, b) => { const y = (bottom - top) * v / peak; ctx.fillRect(left + b * bw, bottom - y, bw - 1, y); });
+  });
+  ctx.fillStyle = col; ctx.strokeStyle = col; ctx.font = "12px sans-serif"; ctx.textAlign = "center";
+  ctx.beginPath(); ctx.moveTo(left, bottom); ctx.lineTo(right, bottom); ctx.stroke();
+  for (let x = lo; x <= hi; x += tick) ctx.fillText(String(x), left + (x - lo) / (hi - lo) * (right - left), bottom + 14);
+  ctx.fillText(labels.score_axis, (left + right) / 2, H - 2);
+  ctx.textAlign = "left";
+  ctx.fillStyle = "rgb(181,54,122)"; ctx.fillText("■ " + labels.raw, left, 12);
+  ctx.fillStyle = "rgb(33,145,140)"; ctx.fillText("■ " + labels.scaled, left, 26);
+}
+function render({ model, el }) {
+  const labels = model.get("labels"), rows = model.get("rows"), cols = model.get("cols");
+  const Qp = pool(model, "q"), Kp = pool(model, "k");
+  el.classList.add("attention-playground");
+  el.innerHTML = `<style>
+.attention-playground { font: 14px/1.4 sans-serif; max-width: 680px; }
+.attention-playground .pg-controls { display: flex; flex-wrap: wrap; gap: 4px 24px; }
+.attention-playground label { display: flex; align-items: center; gap: 8px; flex: 1 1 260px; min-width: min(100%, 260px); }
+.attention-playground label span { min-width: 6.5em; }
+.attention-playground input[type=range] { flex: 1 1 160px; min-width: 160px; touch-action: none; }
+.attention-playground output { min-width: 3em; text-align: right; font-variant-numeric: tabular-nums; }
+.attention-playground .pg-figs { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; margin-top: 8px; }
+.attention-playground figure { margin: 0; max-width: 256px; }
+.attention-playground canvas { max-width: 100%; }
+.attention-playground .pg-read { font-variant-numeric: tabular-nums; margin-top: 4px; }
+</style><div class="pg-controls"></div><div class="pg-figs"><figure>
+<canvas class="pg-heat" width="256" height="256" style="width:256px;height:256px;image-rendering:pixelated"></canvas>
+<figcaption class="pg-heat-cap"></figcaption></figure>
+<canvas class="pg-hist" style="width:320px;height:200px"></canvas></div><div class="pg-read" aria-live="polite"></div>`;
+  const box = el.querySelector(".pg-controls"), inputs = {};
+  for (const [name, lo, hi, step] of [["d_k", 1, 512, 1], ["n", 2, rows, 1], ["temperature", 0.05, 3, 0.05], ["seed", 0, 9, 1]]) {
+    const lab = document.createElement("label");
+    lab.innerHTML = `<span></span><input type="range" min="${lo}" max="${hi}" step="${step}"><output></output>`;
+    lab.querySelector("span").textContent = labels[name] || name;
+    const inp = lab.querySelector("input");
+    inp.value = model.get(name); inp.setAttribute("aria-label", labels[name] || name); inp.dataset.name = name;
+    inp.addEventListener("input", () => { model.set(name, Number(inp.value)); model.save_changes(); });
+    box.appendChild(lab); inputs[name] = inp;
+  }
+  const cl = document.createElement("label");
+  cl.innerHTML = `<span></span><input type="checkbox" data-name="causal">`;
+  cl.querySelector("span").textContent = labels.causal;
+  const cb = cl.querySelector("input");
+  cb.addEventListener("change", () => { model.set("causal", cb.checked); model.save_changes(); });
+  box.appendChild(cl);
+  const heat = el.querySelector(".pg-heat"), hctx = heat.getContext("2d"), hist = el.querySelector(".pg-hist");
+  const dpr = window.devicePixelRatio || 1;
+  hist.width = 320 * dpr; hist.height = 200 * dpr;
+  const gctx = hist.getContext("2d"); gctx.scale(dpr, dpr);
+  function draw() {
+    const t0 = performance.now();
+    const p = { n: model.get("n"), d_k: model.get("d_k"), temperature: model.get("temperature"),
+      causal: model.get("causal"), seed: model.get("seed") };
+    for (const [name, inp] of Object.entries(inputs)) { inp.value = p[name]; inp.nextElementSibling.textContent = p[name]; }
+    cb.checked = p.causal;
+    const { A, S } = attention(Qp, Kp, rows, cols, p), n = p.n, img = hctx.createImageData(n, n);
+    let top = 0; for (let i = 0; i < A.length; i++) top = Math.max(top, A[i]);
+    for (let i = 0; i < A.length; i++) {
+      const c = magma(A[i] / top);
+      img.data[4 * i] = c[0]; img.data[4 * i + 1] = c[1]; img.data[4 * i + 2] = c[2]; img.data[4 * i + 3] = 255;
+    }
+    heat.width = n; heat.height = n; hctx.putImageData(img, 0, 0);
+    const r = readouts(A, S, n, p.d_k, p.causal);
+    histogram(gctx, 320, 200, S, n, p.d_k, p.causal, labels, r.sd_raw);
+    el.querySelector(".pg-heat-cap").textContent = labels.heat.replaceAll("<n>", n).replace("<top>", top.toFixed(2));
+    el.querySelector(".pg-read").textContent = labels.readout
+      .replace("<largest>", r.largest.toFixed(2)).replace("<i>", r.at[0]).replace("<j>", r.at[1])
+      .replace("<entropy>", r.entropy.toFixed(2)).replace("<ln_n>", Math.log(n).toFixed(2))
+      .replace("<sd_raw>", r.sd_raw.toFixed(1)).replace("<sd_scaled>", r.sd_scaled.toFixed(2));
+    el.__playground = { A, S, params: p, readouts: r, ms: performance.now() - t0 };
+  }
+  for (const name of ["d_k", "n", "temperature", "causal", "seed"]) model.on(`change:${name}`, draw);
+  draw();
+}
+export default { render };
+"""
+
+if anywidget is not None:
+    class _Playground(anywidget.AnyWidget):
+        _esm = _PLAYGROUND_JS
+        q, k = traitlets.Bytes().tag(sync=True), traitlets.Bytes().tag(sync=True)
+        scale, rows, cols = (traitlets.Int(_POOL_SCALE).tag(sync=True), traitlets.Int(_POOL_ROWS).tag(sync=True),
+                             traitlets.Int(_POOL_COLS).tag(sync=True))
+        d_k, n, seed = traitlets.Int(64).tag(sync=True), traitlets.Int(16).tag(sync=True), traitlets.Int(0).tag(sync=True)
+        temperature, causal = traitlets.Float(1.0).tag(sync=True), traitlets.Bool(False).tag(sync=True)
+        labels = traitlets.Dict().tag(sync=True)
+
+        def __repr__(self):
+            return f"attention playground (d_k={self.d_k}, n={self.n})"
+
+
+def playground(d_k=64, n=16, temperature=1.0, causal=False, seed=0):
+    """Show the attention playground: sliders for d_k (1-512), n (2-128), the
+    temperature T, a causal mask and a seed; the weights A = softmax(Q Kᵀ / √d_k / T)
+    as a heat map, the scores before and after ÷ √d_k, the largest weight and a
+    row's mean entropy, all recomputed in the browser (no kernel needed).
+    Returns the widget (set w.d_k = 128 from Python), or None without anywidget."""
+    if anywidget is None or widgets is None:
+        print(tr("The playground needs the anywidget package: `pip install anywidget` "
+                 "(on Colab: run `!pip install anywidget` in a cell, then restart the session)."))
+        return None
+    q, k = _pools()
+    labels = {"d_k": "d_k", "n": "n", "temperature": tr("temperature T"), "seed": tr("seed"),
+              "causal": tr("causal mask"), "raw": tr("scores Q Kᵀ"), "scaled": tr("scores Q Kᵀ / √d_k"),
+              "score_axis": tr("score"), "heat": tr("A: <n> × <n>; rows: query i, columns: key j (brightest: <top>)"),
+              "readout": tr("largest weight <largest> at (<i>, <j>); mean entropy of a row <entropy> "
+                            "(uniform: <ln_n>); spread of the scores <sd_raw> → <sd_scaled> after ÷ √d_k")}
+    w = _Playground(q=q.tobytes(), k=k.tobytes(), d_k=d_k, n=n, temperature=temperature, causal=causal,
+                    seed=seed, labels=labels)
+    if STATIC:  # the PDF book: a sentence instead of the interactive widget
+        return _printed(w, **{"text/markdown": _md(tr("(The attention playground is interactive: "
+                                                       "open the HTML book or the notebook.)"))})
+    return w

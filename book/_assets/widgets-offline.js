@@ -6,7 +6,11 @@
   window.__jupyter_widgets_assets_path__ = here + "vendor/html-manager/";
   if (window.require && window.require.config) {
     window.require.config({
-      paths: { "@jupyter-widgets/html-manager/dist": here + "vendor/html-manager" },
+      paths: {
+        "@jupyter-widgets/html-manager/dist": here + "vendor/html-manager",
+        // the attention playground (an anywidget): its module from this book, not a CDN
+        anywidget: here + "vendor/anywidget/index",
+      },
     });
   }
   function addHub() {

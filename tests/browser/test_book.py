@@ -107,7 +107,7 @@ def test_quiz_answers_explain_themselves_offline(loaded, page):
 @pytest.mark.parametrize("query, expected", [
     ("自注意力", "05_self_attention"), ("多头注意力", "06_positions_and_heads"),
     ("self-attention", "04_attention_vs_self_attention"), ("softmax", "02_attention_scores"),
-    ("因果掩码", "05_self_attention"), ("squeeze-and-excitation", "11_channel_spatial_attention"),
+    ("因果掩码", "05_self_attention"), ("squeeze-and-excitation", "12_channel_spatial_attention"),
     # the Chinese edition (_build/html/zh): its own index, split by jieba
     ("zh:注意力分数", "01_selective_focus"), ("zh:图像块", "01_selective_focus"),
     ("zh:softmax", "01_selective_focus")])
@@ -370,3 +370,54 @@ def test_every_slider_works_by_touch_on_a_phone(browser, server, page):
         assert not errors, f"script errors: {errors}"
     finally:
         ctx.close()
+
+
+PLAYGROUND_PAGES = [p for p in SLIDER_PAGES if "attention-playground" in (HTML / p).read_text()
+                    or "_Playground" in (HTML / p).read_text() or "anywidget" in (HTML / p).read_text()]
+SETTINGS = [(16, 64, 1.0, False, 0), (128, 512, 1.0, False, 0), (128, 512, 0.5, True, 3), (2, 1, 0.05, False, 9),
+            (50, 20, 0.7, True, 1), (77, 300, 2.0, False, 5), (3, 512, 1.0, True, 7)]
+
+
+@pytest.mark.parametrize("page", PLAYGROUND_PAGES)
+def test_playground_computes_attention_in_the_page(loaded, page):
+    """The playground (no kernel) at many settings: the weights the page computed
+    equal numpy's softmax(Q Kᵀ / √d_k / T) on the same Q and K (from the setup
+    cell's playground_inputs) within 1e-6; its readout states the largest weight;
+    a move at the largest setting is computed within 16 ms (median of 7 moves)."""
+    import numpy as np
+    from conftest import ROOT
+    ns = {}
+    exec(compile((ROOT / "tools" / "setup_cell.py").read_text(), "setup_cell.py", "exec"), ns)
+    ctx, tab, log = loaded(page)
+    el = tab.locator(".attention-playground").first
+    el.wait_for(state="visible", timeout=15000)
+    el.scroll_into_view_if_needed()
+
+    def put(name, value):
+        el.locator(f"input[data-name={name}]").evaluate(
+            "(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", value)
+    for n, d_k, T, causal, seed in SETTINGS:
+        for name, v in (("n", n), ("d_k", d_k), ("temperature", T), ("seed", seed)):
+            put(name, v)
+        box = el.locator("input[data-name=causal]")
+        if box.is_checked() != causal:
+            box.click()
+        tab.wait_for_function("el => el.__playground && el.__playground.params.n == %d && "
+                              "el.__playground.params.d_k == %d && el.__playground.params.causal == %s"
+                              % (n, d_k, str(causal).lower()), arg=el.element_handle(), timeout=5000)
+        A = np.array(el.evaluate("el => Array.from(el.__playground.A)")).reshape(n, n)
+        Q, K = ns["playground_inputs"](n, d_k, seed)
+        S = Q @ K.T / np.sqrt(d_k) / T
+        if causal:
+            S = np.where(np.tri(n, dtype=bool), S, -np.inf)
+        want = np.exp(S - S.max(axis=1, keepdims=True))
+        want /= want.sum(axis=1, keepdims=True)
+        assert np.abs(A - want).max() < 1e-6, f"n={n}, d_k={d_k}, T={T}, causal={causal}, seed={seed}"
+        assert f"{want.max():.2f}" in el.locator(".pg-read").inner_text()
+    put("n", 128)
+    times = []
+    for d_k in (512, 511, 510, 509, 508, 507, 506):
+        put("d_k", d_k)
+        times.append(el.evaluate("el => el.__playground.ms"))
+    assert sorted(times)[3] <= 16, f"median {sorted(times)[3]:.1f} ms per move at d_k = 512, n = 128"
+    assert not log["errors"], f"console errors: {log['errors']}"

@@ -19,8 +19,8 @@ from test_setup import ARGS, find_chromium  # noqa: E402
 
 CHROMIUM, NO_CHROMIUM = find_chromium()
 # one chapter from each part of the book
-CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "09_costs",
-                         "10_exact_attention_linear_memory"]
+CHAPTERS = [c for c in ["01_selective_focus", "05_self_attention", "10_costs",
+                         "11_exact_attention_linear_memory"]
             if (ROOT / "notebooks" / f"{c}.ipynb").exists()]
 
 if NO_CHROMIUM and os.environ.get("CI") == "true":
