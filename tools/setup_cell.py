@@ -188,7 +188,7 @@ def describe(fig):
         parts.append(name + (colon + semicolon.join(bits) if bits else ""))
     bars = [clean(ax.get_ylabel() or ax.get_xlabel()) for ax in fig.axes if ax.get_label() == "<colorbar>"]
     if any(bars):
-        parts.append(tr(f"colour scale: {', '.join(b for b in bars if b)}"))
+        parts.append(tr(f"colour scale: {', '.join(tr(b) for b in bars if b)}"))
     return stop.join(parts) + stop.strip()
 
 

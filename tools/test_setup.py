@@ -118,9 +118,17 @@ def torch():
     """(installed?, reason when not): PyTorch installed when pip takes a CPU build."""
     try:
         import torch  # noqa: F401
-        return True, None
     except ImportError:
         pass
+    else:  # the real-model cross-check's extras (transformers, ...) with it
+        try:
+            import accelerate  # noqa: F401
+            import transformers  # noqa: F401
+            return True, None
+        except ImportError:
+            return run([sys.executable, "-m", "pip", "install", "-q", "-r",
+                        str(ROOT / "requirements-torch.txt")]), \
+                "pip could not install requirements-torch.txt (transformers, ...): see its output above"
     req = (ROOT / "requirements-torch.txt").read_text().split()
     pin = next(line for line in req if line.startswith("torch=="))
     out = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",

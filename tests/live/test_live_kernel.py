@@ -88,3 +88,24 @@ def test_sliders_redraw_in_a_live_kernel(playwright, lab, chapter):
                 timeout=60000)
     finally:
         browser.close()
+
+
+def test_playground_computes_live_in_jupyterlab(playwright, lab):
+    """Chapter 7's attention playground in JupyterLab: the anywidget renders from
+    the kernel's widget, and a move of its d_k slider is computed in the page."""
+    url, token = lab
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    try:
+        tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+        open_and_run_all(tab, url, token, "07_why_sqrt_dk")
+        assert not tab.evaluate(BAD_OUTPUTS)
+        pg = tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .attention-playground").first
+        pg.scroll_into_view_if_needed()
+        pg.wait_for(timeout=60000)
+        tab.wait_for_function("el => el.__playground", arg=pg.element_handle(), timeout=30000)
+        pg.locator("input[data-name=d_k]").evaluate(
+            "e => { e.value = 300; e.dispatchEvent(new Event('input', {bubbles: true})); }")
+        tab.wait_for_function("el => el.__playground.params.d_k === 300", arg=pg.element_handle(), timeout=10000)
+        assert "300" in pg.locator("input[data-name=d_k] + output").inner_text()
+    finally:
+        browser.close()
