@@ -548,29 +548,40 @@ function pool(model, name) {
   for (let i = 0; i < b.length; i++) out[i] = b[i] / s;
   return out;
 }
-export function attention(Qp, Kp, rows, cols, p) {
-  const { n, d_k, temperature, causal, seed } = p, A = new Float64Array(n * n), S = new Float64Array(n * n);
+export function attention(Qp, Kp, rows, cols, p, cache) {
+  // cache (optional): the raw scores of the last call; when only d_k moved, the
+  // scores are updated by the columns that came or went (n² per column, not n² d_k)
+  const { n, d_k, temperature, causal, seed } = p, A = new Float64Array(n * n);
   const rq = (37 * seed) % rows, rk = (53 * seed) % rows, c0 = (101 * seed) % cols, f = 1 / Math.sqrt(d_k) / temperature;
-  const Q = new Float64Array(n * d_k), K = new Float64Array(n * d_k);
-  for (let i = 0; i < n; i++) for (let c = 0; c < d_k; c++) {
-    const cc = (c + c0) % cols;
-    Q[i * d_k + c] = Qp[((i + rq) % rows) * cols + cc]; K[i * d_k + c] = Kp[((i + rk) % rows) * cols + cc];
-  }
-  for (let i = 0; i < n; i++) {
-    let m = -Infinity;
-    const last = causal ? i + 1 : n;
-    for (let j = 0; j < n; j++) {
+  const q = (i, c) => Qp[((i + rq) % rows) * cols + (c + c0) % cols], k = (j, c) => Kp[((j + rk) % rows) * cols + (c + c0) % cols];
+  const add = (S, from, to, sign) => {   // S += sign · Q[:, from:to] K[:, from:to]ᵀ
+    const w = to - from, Q = new Float64Array(n * w), K = new Float64Array(n * w);
+    for (let i = 0; i < n; i++) for (let c = 0; c < w; c++) { Q[i * w + c] = q(i, from + c); K[i * w + c] = k(i, from + c); }
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
       let s = 0;
-      for (let c = 0, a = i * d_k, b = j * d_k; c < d_k; c++) s += Q[a + c] * K[b + c];
-      S[i * n + j] = s;
-      if (j < last && s * f > m) m = s * f;
+      for (let c = 0, a = i * w, b = j * w; c < w; c++) s += Q[a + c] * K[b + c];
+      S[i * n + j] += sign * s;
     }
-    let z = 0;
+  };
+  let S;
+  if (cache && cache.S && cache.n === n && cache.seed === seed && Math.abs(cache.d_k - d_k) < d_k / 2) {
+    S = cache.S.slice();
+    if (d_k > cache.d_k) add(S, cache.d_k, d_k, 1); else if (d_k < cache.d_k) add(S, d_k, cache.d_k, -1);
+  } else {
+    S = new Float64Array(n * n);
+    add(S, 0, d_k, 1);
+  }
+  if (cache) Object.assign(cache, { S, n, seed, d_k });
+  for (let i = 0; i < n; i++) {
+    const last = causal ? i + 1 : n;
+    let m = -Infinity, z = 0;
+    for (let j = 0; j < last; j++) m = Math.max(m, S[i * n + j] * f);
     for (let j = 0; j < last; j++) { const e = Math.exp(S[i * n + j] * f - m); A[i * n + j] = e; z += e; }
     for (let j = 0; j < last; j++) A[i * n + j] /= z;
   }
   return { A, S };
 }
+const MAGMA_LUT = Array.from({ length: 256 }, (_, i) => magma(i / 255));
 function readouts(A, S, n, d_k, causal) {
   let big = 0, at = [0, 0], H = 0, s1 = 0, s2 = 0, cnt = 0;
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
@@ -608,7 +619,7 @@ function histogram(ctx, W, H, S, n, d_k, causal, labels, sd) {
 }
 function render({ model, el }) {
   const labels = model.get("labels"), rows = model.get("rows"), cols = model.get("cols");
-  const Qp = pool(model, "q"), Kp = pool(model, "k");
+  const Qp = pool(model, "q"), Kp = pool(model, "k"), cache = {};
   el.classList.add("attention-playground");
   el.innerHTML = `<style>
 .attention-playground { font: 14px/1.4 sans-serif; max-width: 680px; }
@@ -651,10 +662,10 @@ function render({ model, el }) {
       causal: model.get("causal"), seed: model.get("seed") };
     for (const [name, inp] of Object.entries(inputs)) { inp.value = p[name]; inp.nextElementSibling.textContent = p[name]; }
     cb.checked = p.causal;
-    const { A, S } = attention(Qp, Kp, rows, cols, p), n = p.n, img = hctx.createImageData(n, n);
+    const { A, S } = attention(Qp, Kp, rows, cols, p, cache), n = p.n, img = hctx.createImageData(n, n);
     let top = 0; for (let i = 0; i < A.length; i++) top = Math.max(top, A[i]);
     for (let i = 0; i < A.length; i++) {
-      const c = magma(A[i] / top);
+      const c = MAGMA_LUT[Math.round(255 * A[i] / top)];
       img.data[4 * i] = c[0]; img.data[4 * i + 1] = c[1]; img.data[4 * i + 2] = c[2]; img.data[4 * i + 3] = 255;
     }
     heat.width = n; heat.height = n; hctx.putImageData(img, 0, 0);

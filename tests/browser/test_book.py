@@ -372,8 +372,8 @@ def test_every_slider_works_by_touch_on_a_phone(browser, server, page):
         ctx.close()
 
 
-PLAYGROUND_PAGES = [p for p in SLIDER_PAGES if "attention-playground" in (HTML / p).read_text()
-                    or "_Playground" in (HTML / p).read_text() or "anywidget" in (HTML / p).read_text()]
+PLAYGROUND_PAGES = [p for p in SLIDER_PAGES   # an anywidget in the page's widget state
+                    if re.search(r'"_model_module": *"anywidget"', (HTML / p).read_text())]
 SETTINGS = [(16, 64, 1.0, False, 0), (128, 512, 1.0, False, 0), (128, 512, 0.5, True, 3), (2, 1, 0.05, False, 9),
             (50, 20, 0.7, True, 1), (77, 300, 2.0, False, 5), (3, 512, 1.0, True, 7)]
 
@@ -382,8 +382,8 @@ SETTINGS = [(16, 64, 1.0, False, 0), (128, 512, 1.0, False, 0), (128, 512, 0.5, 
 def test_playground_computes_attention_in_the_page(loaded, page):
     """The playground (no kernel) at many settings: the weights the page computed
     equal numpy's softmax(Q Kᵀ / √d_k / T) on the same Q and K (from the setup
-    cell's playground_inputs) within 1e-6; its readout states the largest weight;
-    a move at the largest setting is computed within 16 ms (median of 7 moves)."""
+    cell's playground_inputs) within 1e-6; its readout states the largest weight.
+    (Its time per move is a budget in benchmarks/playground.py, not a test.)"""
     import numpy as np
     from conftest import ROOT
     ns = {}
@@ -414,10 +414,4 @@ def test_playground_computes_attention_in_the_page(loaded, page):
         want /= want.sum(axis=1, keepdims=True)
         assert np.abs(A - want).max() < 1e-6, f"n={n}, d_k={d_k}, T={T}, causal={causal}, seed={seed}"
         assert f"{want.max():.2f}" in el.locator(".pg-read").inner_text()
-    put("n", 128)
-    times = []
-    for d_k in (512, 511, 510, 509, 508, 507, 506):
-        put("d_k", d_k)
-        times.append(el.evaluate("el => el.__playground.ms"))
-    assert sorted(times)[3] <= 16, f"median {sorted(times)[3]:.1f} ms per move at d_k = 512, n = 128"
     assert not log["errors"], f"console errors: {log['errors']}"
