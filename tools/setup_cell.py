@@ -609,7 +609,9 @@ function histogram(ctx, W, H, S, n, d_k, causal, labels, sd) {
     ctx.fillStyle = c;
     h.forEach((v, b) => { const y = (bottom - top) * v / peak; ctx.fillRect(left + b * bw, bottom - y, bw - 1, y); });
   });
-  ctx.fillStyle = col; ctx.strokeStyle = col; ctx.font = "12px sans-serif"; ctx.textAlign = "center";
+  // the page's fonts: in the book they include its own Chinese font (no CJK font needed on the machine)
+  ctx.fillStyle = col; ctx.strokeStyle = col; ctx.textAlign = "center";
+  ctx.font = "12px " + (getComputedStyle(ctx.canvas).fontFamily || "sans-serif");
   ctx.beginPath(); ctx.moveTo(left, bottom); ctx.lineTo(right, bottom); ctx.stroke();
   for (let x = lo; x <= hi; x += tick) ctx.fillText(String(x), left + (x - lo) / (hi - lo) * (right - left), bottom + 14);
   ctx.fillText(labels.score_axis, (left + right) / 2, H - 2);
@@ -680,6 +682,7 @@ function render({ model, el }) {
   }
   for (const name of ["d_k", "n", "temperature", "causal", "seed"]) model.on(`change:${name}`, draw);
   draw();
+  if (document.fonts) document.fonts.ready.then(draw);   // again once the web fonts have loaded
 }
 export default { render };
 """
