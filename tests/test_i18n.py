@@ -265,7 +265,14 @@ DATA_WORDS = {"notebooks/03_qkv_translation": "TGT", "notebooks/06_positions_and
               "notebooks/14_generation": "TGT",
               "notebooks/15_real_model": "The capital of France is Paris".split()}  # the prompt and its answer   # the translation data: English words by design
 ENGLISH_SCOPE = [d for d in SCOPE if d.startswith("notebooks/")]
-DATA_MESSAGES = {"the cat sat on the mat", "it was tired", "the mat sat on the cat"}  # example sentences
+DATA_MESSAGES = {"the cat sat on the mat", "it was tired", "the mat sat on the cat",  # example sentences
+                 # chapter 15's prompts: the real model reads English (its text says so), so they stay English
+                 "The capital of France is",
+                 "Attention lets a model decide, for every word it reads, which of the other words matter most. "
+                 "A translator uses it to find the source words that the next target word depends on; a language "
+                 "model uses it to look back over everything written so far before it writes the next word, one "
+                 "word at a time.",
+                 "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n"}
 
 
 def test_no_code_message_is_translated_by_english():
