@@ -624,7 +624,7 @@ function render({ model, el }) {
   const Qp = pool(model, "q"), Kp = pool(model, "k"), cache = {};
   el.classList.add("attention-playground");
   el.innerHTML = `<style>
-.attention-playground { font: 14px/1.4 sans-serif; max-width: 680px; }
+.attention-playground { font-size: 14px; line-height: 1.4; max-width: 680px; }
 .attention-playground .pg-controls { display: flex; flex-wrap: wrap; gap: 4px 24px; }
 .attention-playground label { display: flex; align-items: center; gap: 8px; flex: 1 1 260px; min-width: min(100%, 260px); }
 .attention-playground label span { min-width: 6.5em; }
