@@ -142,11 +142,107 @@ def test_one_chinese_name_per_term():
                 bad.append(f"{where}: {SCORE_VARIANTS.search(zh).group()} for score (use 分数)")
             if SCORE_NOUN.search(en) and "分数" not in e.msgstr:
                 bad.append(f"{where}: says score, translation lacks 分数")
+            if re.search(r"\btiles?\b", en, re.I):  # 分数块 is the tile of the score matrix (ch. 11)
+                zh = zh.replace("分数块", "块")
             if "分数" in zh and not re.search(r"\bscor", en, re.I):
                 bad.append(f"{where}: 分数 where the English has no score")
             if re.search(r"\battention weights?\b", en, re.I) and "权重" not in e.msgstr:
                 bad.append(f"{where}: says attention weight, translation lacks 权重")
     assert not bad, "\n".join(bad[:20])
+
+
+
+# --- one concept, one word (issue 26): the rejected variant -> the word the book uses
+REJECTED = {
+    r"(?<![A-Za-z])nats?(?![A-Za-z])": "奈特 (not nat)",
+    r"对数\s*[–-]\s*对数": "双对数 (not 对数–对数)",
+    r"QK\s*[-–]?\s*归一化": "查询-键归一化 (not QK 归一化)",
+    r"隐藏状态": "隐状态 (not 隐藏状态)",
+    r"遮蔽|掩盖|遮住": "掩码 (not 遮蔽/掩盖/遮住)",
+    r"(?<![A-Za-z])(?<!Jupyter )[Nn]otebooks?(?![A-Za-z])": "笔记本 (not notebook)",
+    r"批(?![量评注判准])": "批量 for batch (not 批)",
+    r"(?<!猫)毛(?![病笔巾])": "猫毛 (not 毛 alone)",
+    r"文章": "原文 for the article the book follows (not 文章/那篇文章)",
+    r"像[^。；，\n]{0,40}?(?:一样|那样)(?:增长|下降|增大|减小|变大|变小)":
+        "与…成正比 / 按…增长 (not the calque 像…那样增长)",
+    r"涵盖：|检查你的理解": "the chapter boilerplate 本章内容：/检验你的理解",
+}
+WORD_CHOICES = "chinese-word-choices"   # the glossary's table of these choices quotes the English
+
+
+def test_one_chinese_word_per_concept():
+    """nat 奈特, log–log 双对数, QK-norm 查询-键归一化, hidden state 隐状态, mask 掩码,
+    notebook 笔记本, batch 批量, fur 猫毛, the article 原文, no "像 X 那样增长" calque;
+    a glossary headword is left to tests/glossary_key.yml."""
+    bad = []
+    for doc in PUBLISHED:
+        for path, e in live_entries(doc):
+            if not e.msgstr or e.msgctxt in ("prompt",) or (e.msgctxt or "").startswith(WORD_CHOICES):
+                continue
+            zh = e.msgstr
+            if (e.msgctxt or "").startswith("term: "):
+                zh = zh.split("\n", 1)[1] if "\n" in zh else ""
+            if e.msgctxt == "code":
+                zh = re.sub(r"\{[^{}]*\}", " ", zh)
+            zh = prose(zh)
+            for pattern, use in REJECTED.items():
+                m = re.search(pattern, zh)
+                if m:
+                    bad.append(f"{path.name} [{e.msgctxt}] …{zh[max(0, m.start() - 15):m.end() + 15]!r}…: use {use}")
+    assert not bad, "\n".join(bad[:30])
+
+
+def test_the_word_choices_are_listed_in_the_glossary():
+    text = "\n".join(e.msgstr for e in polib.pofile(str(i18n.LOCALES / "book" / "glossary.po"))
+                     if not e.obsolete)
+    for word in ["奈特", "双对数", "隐状态", "批量", "笔记本", "分数块", "原文", "查询-键归一化", "掩码"]:
+        assert word in text, f"the glossary does not list {word}"
+
+
+BOILERPLATE = {"## Summary": "## 小结", "## Exercises · 练习": "## 练习",
+               "## Check your understanding": "## 检验你的理解",
+               "By the end of this chapter you will be able to": "学完本章，你将能够：",
+               "*Covers:*": "*本章内容：*"}
+
+
+def test_chapter_boilerplate_is_worded_alike_in_every_chapter():
+    bad = []
+    for doc in [d for d in PUBLISHED if d.startswith("notebooks/")]:
+        for path, e in live_entries(doc):
+            if e.msgctxt == "code" or not e.msgstr:
+                continue
+            for en, zh in BOILERPLATE.items():
+                if en in e.msgid and e.msgid.count(en) != e.msgstr.count(zh):
+                    bad.append(f"{path.name} [{e.msgctxt}]: {en!r} is {zh!r} in every chapter")
+    assert not bad, "\n".join(bad)
+
+
+def test_quiz_explanations_do_not_repeat_the_mark():
+    """The setup cell prints ✓ 对。 / ✗ 不太对。 before a quiz explanation, so no code
+    message starts with 对/没错/不对/错 (that would read ✓ 对。对：…)."""
+    bad = []
+    for doc in [d for d in PUBLISHED if d.startswith("notebooks/")]:
+        for path, e in live_entries(doc):
+            if e.msgctxt == "code" and re.match(r"\s*(?:没错|不对|是的|对[：:，,。！]|错[：:，,。！])", e.msgstr):
+                bad.append(f"{path.name}: {e.msgstr[:40]!r}")
+    assert not bad, "\n".join(bad)
+
+
+def test_front_matter_names_the_article_and_has_a_natural_title():
+    titles = [e.msgstr for e in polib.pofile(str(i18n.LOCALES / "_toc.po"))
+              if e.msgctxt == "title" and not e.obsolete]
+    assert titles and titles[0] and "，一步一步" not in titles[0], f"title {titles} is a calque"
+    preface = {e.msgid: e.msgstr for e in polib.pofile(str(i18n.LOCALES / "book" / "preface.po"))
+               if not e.obsolete}
+    assert preface["# Attention, step by step · 注意力机制"] == "# " + titles[0]
+    article = "Transformer——自注意力机制 Self-Attention"
+    en = (ROOT / "book" / "preface.md").read_text()
+    assert "Transformer——自注意力机制" in en and "{cite}`selfattention_article_zh`" in en
+    zh = "\n".join(preface.values())
+    assert f"《{article}》" in zh and "{cite}`selfattention_article_zh`" in zh
+    bib = (ROOT / "book" / "references.bib").read_text()
+    assert re.search(r"@misc\{selfattention_article_zh,\s*title\s*=\s*\{" + article + r"\}", bib)
+    assert "自注意力（self-attention）" in zh, "the preface states the convention the book follows"
 
 
 def test_glossary_has_chinese_headwords_and_english_beside_them():

@@ -177,6 +177,46 @@ def test_text_and_slider_labels_are_readable_in_light_and_dark_mode(browser, ser
         ctx.close()
 
 
+# Dark mode: the figures keep the light card they are drawn on (opaque white,
+# dark text), so they read the same in both themes; transparent figures would
+# need a second, light-on-dark set of every precomputed frame. What is tested:
+# every figure shown in dark mode is opaque and light under its text (its edge
+# pixels), and its slider labels stay readable against the card they sit on.
+FIGURE_EDGES = """img => { const c = document.createElement('canvas');
+  c.width = img.naturalWidth; c.height = img.naturalHeight;
+  const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+  const w = c.width, h = c.height, px = [];
+  for (const [x, y] of [[1, 1], [w - 2, 1], [1, h - 2], [w - 2, h - 2], [w >> 1, 1]])
+    px.push(Array.from(g.getImageData(x, y, 1, 1).data));
+  return px; }"""
+
+
+@pytest.mark.parametrize("page", ["notebooks/05_self_attention.html", "zh/notebooks/10_costs.html"])
+def test_figures_are_light_cards_in_dark_mode(browser, server, page):
+    if not (HTML / page).exists():
+        pytest.skip(f"{page} is not built")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    ctx.add_init_script("localStorage.setItem('mode', 'dark'); localStorage.setItem('theme', 'dark');")
+    tab = ctx.new_page()
+    try:
+        tab.goto(f"{server}/{page}", wait_until="load")
+        tab.wait_for_selector(".widget-hslider", timeout=15000)
+        assert tab.evaluate("document.documentElement.dataset.theme") == "dark"
+        images = tab.locator("div.cell_output img")
+        shown = [images.nth(i) for i in range(images.count()) if images.nth(i).is_visible()]
+        assert len(shown) >= 3, f"only {len(shown)} figures visible"
+        for img in shown:
+            img.scroll_into_view_if_needed()
+            img.evaluate("i => i.decode()")
+            for r, g, b, a in img.evaluate(FIGURE_EDGES):
+                assert a == 255, f"a transparent figure on {page}: its text would vanish in dark mode"
+                assert min(r, g, b) >= 230, f"a figure on {page} has a dark edge {r, g, b}"
+        ratio = tab.locator(".widget-hslider .widget-label").first.evaluate(CONTRAST)
+        assert ratio >= 4.5, f"slider label contrast {ratio:.1f}:1 in dark mode"
+    finally:
+        ctx.close()
+
+
 SWITCH_PAGES = [p for p in PAGES if "lang-switch" in (HTML / p).read_text()]
 
 
