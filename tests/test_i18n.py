@@ -104,10 +104,37 @@ def test_chinese_notebooks_run_the_english_code(doc):
     assert code[0] is lang[0] and "book-setup" in code[1].metadata.get("tags", []), \
         "the language cell must come right before the setup cell"
     assert code[1].source == (ROOT / "tools" / "setup_cell.py").read_text().strip()
-    en_code = [c.source for c in en.cells if c.cell_type == "code"
-               if "book-setup" not in c.metadata.get("tags", [])]
-    assert [c.source for c in code[2:]] == en_code
+    en_cells = [c for c in en.cells if c.cell_type == "code" if "book-setup" not in c.metadata.get("tags", [])]
+    # the same code; only the comments of the cells a reader sees are translated
+    assert [i18n.strip_comments(c.source) for c in code[2:]] == [i18n.strip_comments(c.source) for c in en_cells]
+    assert [c.source for c in code[2:] if not i18n.reader_code(c)] == \
+        [c.source for c in en_cells if not i18n.reader_code(c)]
     assert [c.cell_type for c in zh.cells if c is not lang[0]] == [c.cell_type for c in en.cells]
+
+
+ENGLISH_WORDS = re.compile(r"[A-Za-z]{3,}(?:[ -][A-Za-z]{2,}){2,}")   # three English words in a row
+
+
+@pytest.mark.parametrize("doc", [d for d in PUBLISHED if d.startswith("notebooks/")])
+def test_chinese_code_comments_are_chinese(doc):
+    """Every comment of a code cell the reader sees in the Chinese edition is written in
+    Chinese, or is code (an identifier, a shape, commented-out code): no English prose."""
+    zh = nbformat.read(i18n.OUT / (doc + ".ipynb"), as_version=4)
+    english = []
+    for cell in zh.cells:
+        if i18n.reader_code(cell):
+            for _, _, text in i18n._comments(cell.source):
+                if not re.search(r"[\u3400-\u9fff]", text) and ENGLISH_WORDS.search(text):
+                    english.append(text)
+    assert not english, f"{len(english)} English comments, e.g. {english[:3]}"
+
+
+def test_comment_helpers_keep_the_code():
+    src = "x = 1  # the first\n!pip install numpy\ny = '#not a comment'  # second: Q K^T\n"
+    assert i18n.code_comments(src) == ["the first", "second: Q K^T"]
+    zh = i18n.translate_comments(src, {"the first": "第一个", "second: Q K^T": "第二个：Q K^T"})
+    assert zh == "x = 1  # 第一个\n!pip install numpy\ny = '#not a comment'  # 第二个：Q K^T\n"
+    assert i18n.strip_comments(zh) == i18n.strip_comments(src) == "x = 1\n!pip install numpy\ny = '#not a comment'\n"
 
 
 # --- one Chinese name per term

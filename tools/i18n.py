@@ -11,7 +11,10 @@ Catalogs (polib; any PO editor opens them):
   cell (msgctxt = the cell id, msgid = the whole cell) and one per text that the
   chapter's code makes (msgctxt "code", msgid = the English string or f-string
   template, e.g. "weight on cat patches: {a[cat].sum():.2f}"; the translation
-  uses the same {fields}, in any order).
+  uses the same {fields}, in any order); and one per comment in a code cell the
+  reader sees (not the setup cell, figure code or carried-over code: msgctxt
+  "comment", msgid = the comment's text after "# "). The Chinese code cell is the
+  English one with its comments translated: the code itself is identical.
 - locales/zh_CN/book/<page>.po: one message per top-level Markdown block
   (msgctxt = the section's anchor and the block's number in it); the glossary
   one message per term (msgctxt "term: <English headword>").
@@ -25,7 +28,7 @@ obsolete (`#~`), and its translation is reused if the same English comes back.
 
 `build` publishes a chapter or page only when its catalog (and, for chapters,
 setup.po) is complete and has nothing fuzzy: the Chinese edition never shows a
-half-English page. Code cells are copied unchanged; one hidden cell before the
+half-English page. Code cells are copied with only their comments translated; one hidden cell before the
 setup cell sets BOOK_LANGUAGE and BOOK_MESSAGES, which the setup cell's tr()
 uses to translate the text code makes (see tools/setup_cell.py).
 """
@@ -261,6 +264,11 @@ def code_texts(source, everything=False):
                     if kw.arg not in ("start", "figsize") and not SYMBOL.fullmatch(kw.arg):
                         found.append(slider_label(kw.arg))
                         forced.add(slider_label(kw.arg))
+                    if kw.arg not in ("start", "figsize") and isinstance(kw.value, ast.List):
+                        words = [e.value for e in kw.value.elts  # values in words: "fur", "sky"
+                                 if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                        found += words
+                        forced.update(words)
             elif name in SINKS:
                 for arg in node.args:
                     _strings(arg, found)
@@ -284,6 +292,61 @@ def code_texts(source, everything=False):
                 "[A-Za-z]", re.sub(r"\{[^{}]*\}", "", t))) > 0 and len(t.strip()) > 1):
             out.append(t)
     return out
+
+
+HIDDEN_CODE = {"book-setup", "figure-code", "carried-over", "hide-input", "remove-input", "remove-cell"}
+_KEEP_COMMENT = re.compile(r"^(noqa\b|type:|pragma\b|fmt:)")
+
+
+def reader_code(cell):
+    """A code cell whose source the reader sees as they read (not folded or removed)."""
+    return cell.cell_type == "code" and not HIDDEN_CODE & set(cell.metadata.get("tags", []))
+
+
+def _comments(source):
+    """(line index, column, text) of every comment of `source`; lines that are
+    IPython commands (!pip, %time) are skipped."""
+    import io
+    import tokenize
+    lines = source.split("\n")
+    plain = "\n".join("" if l.lstrip().startswith(("!", "%")) else l for l in lines)
+    out = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(plain).readline):
+            if tok.type == tokenize.COMMENT:
+                text = re.sub(r"^#+\s?", "", tok.string).rstrip()
+                out.append((tok.start[0] - 1, tok.start[1], text))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return []
+    return out
+
+
+def code_comments(source):
+    """The comments of a code cell as messages, in order, without repeats."""
+    out = []
+    for _, _, text in _comments(source):
+        if text not in out and re.search("[A-Za-z]", text) and not _KEEP_COMMENT.match(text):
+            out.append(text)
+    return out
+
+
+def translate_comments(source, messages):
+    """`source` with each comment's text replaced by its translation in `messages`
+    ({English: Chinese}); the code itself, and comments without one, unchanged."""
+    lines = source.split("\n")
+    for row, col, text in reversed(_comments(source)):
+        if text in messages:
+            head = re.match(r"#+\s?", lines[row][col:]).group()
+            lines[row] = lines[row][:col] + head + messages[text]
+    return "\n".join(lines)
+
+
+def strip_comments(source):
+    """`source` without its comments and trailing spaces: what the two editions share."""
+    lines = source.split("\n")
+    for row, col, _ in reversed(_comments(source)):
+        lines[row] = lines[row][:col]
+    return "\n".join(l.rstrip() for l in lines)
 
 
 # --- pages: top-level Markdown blocks
@@ -458,7 +521,7 @@ def merge(path, wanted):
         elif msgid in by_msgid:  # same English elsewhere (moved, or came back)
             src = by_msgid[msgid]
             e = polib.POEntry(msgctxt=ctxt, msgid=msgid, msgstr=src.msgstr)
-        elif ctxt in by_ctxt and ctxt not in ("code", "cell") and by_ctxt[ctxt][0].msgstr:
+        elif ctxt in by_ctxt and ctxt not in ("code", "comment", "cell") and by_ctxt[ctxt][0].msgstr:
             src = by_ctxt[ctxt][0]  # the English changed: keep the translation, mark fuzzy
             reused.add((src.msgctxt, src.msgid))
             e = polib.POEntry(msgctxt=ctxt, msgid=msgid, msgstr=src.msgstr, flags=["fuzzy"],
@@ -497,6 +560,8 @@ def extract(only=()):
                 wanted.append((cell.id, cell.source, where))
             elif cell.cell_type == "code" and "book-setup" not in cell.metadata.get("tags", []):
                 wanted += [("code", t, where) for t in code_texts(cell.source)]
+                if reader_code(cell):
+                    wanted += [("comment", t, where) for t in code_comments(cell.source)]
         merge(catalog_path(nb_path), wanted)
     # the setup cell's own words and the code prompts, shared by every chapter
     wanted = [("code", t, ("setup_cell.py", "")) for t in code_texts(SETUP_PY.read_text(), everything=True)]
@@ -697,6 +762,7 @@ def build_notebook(path, published, terms, labels, setup_msgs):
     rel = str(path.relative_to(ROOT).with_suffix(""))
     messages = {msgid: s for (c, msgid), s in setup_msgs.items() if c == "code"}
     messages |= {msgid: s for (c, msgid), s in po_msgs.items() if c == "code"}
+    comments = {msgid: s for (c, msgid), s in po_msgs.items() if c == "comment"}
     prompts = {msgid: s for (c, msgid), s in setup_msgs.items() if c == "prompt"}
     number = chapter_numbers(toc()).get(rel) if renumbered(published) else None
     cells = []
@@ -716,6 +782,8 @@ def build_notebook(path, published, terms, labels, setup_msgs):
                     meta[k] = prompts.get(meta[k], meta[k])
             if meta.get("image", {}).get("alt"):
                 meta["image"]["alt"] = translate_alt(meta["image"]["alt"], messages)
+            if reader_code(cell):
+                cell.source = translate_comments(cell.source, comments)
             if "book-setup" in cell.metadata.get("tags", []):
                 cell.source = SETUP_PY.read_text().strip()  # the setup cell is tools/setup_cell.py
                 body = json.dumps(messages, ensure_ascii=False, indent=1, sort_keys=True)
@@ -740,6 +808,8 @@ def wanted_units(source):
                 out.append((cell.id, cell.source))
             elif cell.cell_type == "code" and "book-setup" not in cell.metadata.get("tags", []):
                 out += [("code", t) for t in code_texts(cell.source)]
+                if reader_code(cell):
+                    out += [("comment", t) for t in code_comments(cell.source)]
         return out
     return [(k, text) for k, kind, text in page_units(source)]
 
@@ -902,6 +972,10 @@ def check_entry(e):
         dropped = set(fields(m)) - set(fields(s))  # only a word chosen in English: {'s' if n != 1 else ''}
         if set(fields(s)) - set(fields(m)) or any(" if " not in f for f in dropped):
             errs.append(f"fields differ: {fields(m)} vs {fields(s)}")
+        return errs
+    if e.msgctxt == "comment":  # one line of a code cell: the code around it must stay valid
+        if "\n" in s:
+            errs.append("a comment's translation must be one line")
         return errs
     if e.msgctxt in ("prompt", "title", "caption", "cell"):
         return errs

@@ -342,8 +342,9 @@ def sliders(setup, figsize=(8, 3.4), start=None, **values):
         setup(fig)(**start)
         plt.show()
         return None
-    controls = {name: widgets.SelectionSlider(
-        options=list(vals), value=start[name], description=slider_label(name),
+    controls = {name: widgets.SelectionSlider(  # a value in words is shown translated ("fur": 猫毛)
+        options=[(tr(v) if isinstance(v, str) else str(v), v) for v in vals], value=start[name],
+        description=slider_label(name),
         continuous_update=False, style={"description_width": "initial"}) for name, vals in values.items()}
     header = widgets.HBox(list(controls.values()))
     frames = Frames(setup, figsize)
@@ -368,7 +369,7 @@ def sliders(setup, figsize=(8, 3.4), start=None, **values):
             display({"text/html": "", "image/png": base64.b64encode(_small_image(png, "png")[0]).decode()},
                     raw=True)
     shown = ("，" if BOOK_LANGUAGE == "zh_CN" else ", ").join(
-        f"`{k}` = {_md(tr(str(start[k])))}" for k in names)
+        f"{f'`{k}`' if _SYMBOL.fullmatch(k) else _md(slider_label(k))} = {_md(tr(str(start[k])))}" for k in names)
     caption = "*" + tr(f"The figure shows {shown}; its sliders move in the HTML book and in the notebook.") + "*"
 
     def stack(prefix, depth):
