@@ -204,7 +204,8 @@ def move_every_slider(box, where):
     assert header.children, f"{where}: no slider"
     for control in header.children:
         before, value = picture.value, control.value
-        other = next(o for o in reversed(control.options) if o != value)
+        values = [o[1] if isinstance(o, tuple) else o for o in control.options]   # (label, value) pairs
+        other = next(o for o in reversed(values) if o != value)
         control.value = other
         assert picture.value != before, (
             f"{where}: moving slider {control.description} from {value} to {other} left the picture "
