@@ -196,7 +196,9 @@ def test_every_slider_figure_printed_with_its_setting(edition):
 
 def test_every_quiz_printed_with_options_and_answer(edition):
     answer = "答案：" if edition == "zh" else "Answer:"
-    total = sum(squeeze(p).count(squeeze(answer)) for p in pages(edition))
+    # the printed quiz's line "Answer: b)"; a code comment such as "# 你的答案：…" is not one
+    marker = re.compile(re.escape(squeeze(answer)) + r"[a-h]\)")
+    total = sum(len(marker.findall(squeeze(p))) for p in pages(edition))
     quizzes = 0
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         nb = json.loads(path.read_text())
