@@ -466,3 +466,15 @@ def test_tr_translates_padded_names_and_messages_inside_fields():
     assert tr("  with warm-up     ") == "  有预热     "
     assert tr("d_k differs     -> ValueError: there must be at least one key: K has shape (0, 3)") == \
         "d_k 不同     -> ValueError：至少要有一个键：K 的形状是 (0, 3)"
+
+
+def test_words_in_formulas_are_chinese_only_inside_text():
+    """A formula's words may be Chinese as \\text{…} (the Chinese edition's MathJax draws them in
+    the page's font, the book's own); bare Chinese in math would be drawn without it."""
+    entry = lambda zh: polib.POEntry(msgctxt="c", msgid=r"loss $-\log P(\text{correct word})$",  # noqa: E731
+                                     msgstr=zh)
+    assert not i18n.check_entry(entry(r"损失 $-\log P(\text{正确词})$"))
+    assert any("inside math" in err for err in i18n.check_entry(entry(r"损失 $-\log P(正确词)$")))
+    import book_config
+    zh = book_config.zh_config(yaml.safe_load((ROOT / "_config.yml").read_text()))
+    assert zh["sphinx"]["config"]["mathjax3_config"]["chtml"]["mtextInheritFont"] is True

@@ -112,6 +112,8 @@ def zh_config(config):
         zh["repository"]["path_to_book"] = "zh"
     c = zh["sphinx"]["config"]
     c["language"] = "zh_CN"
+    # words inside formulas (\text{正确词}) drawn in the page's font, the book's own Chinese font
+    c["mathjax3_config"] = {"chtml": {"mtextInheritFont": True}}
     c["html_static_path"] = ["../" + s for s in config["sphinx"]["config"]["html_static_path"]]
     language_switch(zh, "../", "English", "en", None, "../book/_templates")
     c["html_theme_options"]["search_bar_text"] = "搜索本书…"

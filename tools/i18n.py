@@ -989,10 +989,12 @@ def check_entry(e):
         errs.append(f"labels differ: {labels(m)} vs {labels(s)}")
     if m.count("```") != s.count("```"):
         errs.append("code fences differ")
+    # Chinese in a formula only as \text{…}: the Chinese edition's MathJax draws text in the
+    # page's font (mtextInheritFont, tools/book_config.py); bare CJK would get no font
     math_cjk = lambda t: {c for m in re.findall(r"\$\$.*?\$\$|\$[^$]*\$", t, flags=re.S)  # noqa: E731
-                          for c in re.findall(r"[\u3400-\u9fff]", m)}
+                          for c in re.findall(r"[\u3400-\u9fff]", re.sub(r"\\text\{[^{}]*\}", "", m))}
     if math_cjk(s) - math_cjk(m):
-        errs.append("Chinese inside math ($...$): MathJax draws it without the book's font; "
+        errs.append("Chinese inside math ($...$) outside \\text{}: MathJax draws it without the book's font; "
                     "put the words outside the formula")
     bad = bad_emphasis(s)
     if bad:
