@@ -54,6 +54,90 @@ def english_runs(text, n=3):
     return runs
 
 
+# --- every word of English on a built Chinese page (tests/browser-free: tests/test_i18n.py)
+# What a reader of the Chinese edition may meet in Latin letters: names (of people, from
+# the references; of methods, models, libraries, tools), acronyms, units, symbols and code
+# (shown as code, or an identifier with a digit or an underscore), a term's English in
+# full-width parentheses after it (自注意力（self-attention）), the glossary's English
+# headwords, citations, and a chapter's own English data (its example sentences).
+NAMES = {"numpy", "python", "pytorch", "jupyter", "jupyterlab", "colab", "transformer", "transformers", "adam",
+         "nadaraya", "watson", "brent", "hugging", "face", "smollm", "llama", "meta", "rope", "alibi", "rmsnorm",
+         "swiglu", "relu", "silu", "gelu", "flashattention", "spearman", "frobenius", "annotated", "vs", "code",
+         "notebook", "chromium", "firefox", "safari", "chrome", "github", "pypi", "xelatex", "latex", "logits",
+         "ln", "sin", "cos", "var", "std", "sqrt", "diag", "lse", "tokenizer", "sphinx", "mathjax", "google",
+         "openblas", "mkl", "macos", "linux", "windows", "anywidget", "ipywidgets", "matplotlib", "debian",
+         "webp", "png", "svg", "scikit", "learn", "longformer", "chatgpt", "gpt", "bert", "kv", "vs"}
+UNITS = {"ms", "mb", "mib", "gib", "kib", "kb", "gb", "tb", "ns", "us", "hz", "ghz", "px", "dpi", "fps", "s"}
+
+
+def bib_names(path=None):
+    """The surnames of the references' authors (book/references.bib), lower case."""
+    text = Path(path or Path(__file__).resolve().parents[1] / "book" / "references.bib").read_text()
+    names = set()
+    for authors in re.findall(r"author\s*=\s*\{(.*)\},?\s*$", text, flags=re.M):
+        for a in authors.split(" and "):
+            names |= {w.lower() for w in re.findall(r"[A-Za-z]+", a.split(",")[0])}
+    return names
+
+
+def page_texts(html):
+    """(kind, text) of what a reader sees on a built page: 'prose', 'output' (a cell's
+    printed output) and 'widget' (labels, options and texts in the page's widget state)."""
+    import json
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup(html, "html.parser")
+    out = []
+    for s in soup.find_all("script", type="application/vnd.jupyter.widget-state+json"):
+        for m in json.loads(s.string)["state"].values():
+            st = m.get("state", {})
+            for k in ("description", "value", "_options_labels", "placeholder", "tooltip"):
+                v = st.get(k)
+                if k == "value" and m.get("model_name") not in ("HTMLModel", "LabelModel", "HTMLMathModel"):
+                    continue
+                for x in (v if isinstance(v, list) else [v]):
+                    if isinstance(x, str) and x.strip():
+                        h = BeautifulSoup(x, "html.parser")
+                        for t in h.select("code, script, style"):
+                            t.decompose()
+                        out.append(("widget", h.get_text(" ")))
+    main = soup.find("article") or soup
+    for tag in main.select("div.cell_input, script, style, span.math, div.math, code, kbd, .guilabel, .menuselection, "
+                           ".headerlink, img, .bibtex-citation, dl.glossary dt, pre"):
+        if tag.name == "pre" and tag.find_parent("div", class_="cell_output"):
+            continue
+        tag.decompose()
+    for o in main.select("div.cell_output"):
+        out.append(("output", o.get_text("\n")))
+        o.decompose()
+    out.append(("prose", main.get_text(" ")))
+    return out
+
+
+WORD = re.compile(r"(?<![A-Za-z0-9_\\.'])[A-Za-z][A-Za-z0-9_'’-]*")
+GLOSS = re.compile(r"（[^（）]*）")
+
+
+def english_words(text, allowed=frozenset()):
+    """The words of `text` a Chinese reader should not meet (see NAMES above); `allowed`:
+    more words (lower case) that may stay, e.g. the page's English data."""
+    t = re.sub(r"\\\(.*?\\\)|\\\[.*?\\\]|\$[^$]*\$|`[^`]*`|《[^《》]*》", " ", text, flags=re.S)
+    # a term's English in full-width parentheses: 自注意力（self-attention；…）, 瓶颈（bottleneck，…）
+    t = GLOSS.sub(lambda m: "（" + "，".join(p for p in re.split(r"[，；、]", m.group()[1:-1])
+                                           if re.search(r"[\u4e00-\u9fff]", p)) + "）", t)
+    t = re.sub(r"\b[A-Z][a-z]+ (et al|and [A-Z][a-z]+)\b", " ", t)        # a citation
+    t = re.sub(r"\b[A-Za-z_]\w*\([^()]*\)|\b\w+/\w+\b", " ", t)       # code and math: exp(big), dL/dZ
+    t = re.sub(r"\b[A-Za-z_]\w*[:：]?\s*\(\d+(, \d+)*\)", " ", t)       # a named shape: Xb (3, 6, 8)
+    left = []
+    for w in WORD.findall(t):
+        for part in w.strip("-'’").split("-"):
+            low = part.lower()
+            if (len(part) < 2 or re.search(r"[\d_]", part) or re.fullmatch(r"[A-Z]{2,6}s?", part)
+                    or low in KEEP or low in NAMES or low in UNITS or low in allowed):
+                continue
+            left.append(part)
+    return left
+
+
 def run_notebook(path, setup=None, namespace=False):
     """(printed lines, figure texts, errors) of a zh notebook run in this process
     (setup: another setup cell's source, to try a change to tools/setup_cell.py)."""
