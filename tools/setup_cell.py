@@ -75,8 +75,15 @@ def tr(text):
     if not re.search("[A-Za-z]", text):
         return text
     core = text.strip()
-    if core != text and core in BOOK_MESSAGES:  # a padded name: f"{name:16s}"
-        return text.replace(core, BOOK_MESSAGES[core])
+    if core != text and core in BOOK_MESSAGES:  # a padded name: f"{name:16s}", padded to the same width on screen
+        new = BOOK_MESSAGES[core]
+        lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+        extra = _width(new) - len(core)
+        if trail:
+            trail = " " * max(1, len(trail) - extra)
+        elif lead:
+            lead = " " * max(1, len(lead) - extra)
+        return lead + new + trail
     if not _tr_compiled:
         _tr_compile()
     for regex, fields, translation in _tr_compiled:
@@ -88,6 +95,29 @@ def tr(text):
                           lambda t: t.group()[0] if t.group() in ("{{", "}}") else values.get(t.group(), t.group()),
                           translation)
     return text
+
+
+def _width(text):
+    """Columns `text` takes in a fixed-width font: Chinese characters take two."""
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _tr_table(line):
+    """A printed line of a table that is no message as a whole: each cell (text between runs
+    of two spaces or ' | ') translated, the padding after it shortened so the columns line up."""
+    parts, out, extra = re.split(r"( *\| *| {2,})", line), [], 0
+    for i, part in enumerate(parts):
+        if i % 2:                                       # a separator: give back the width taken
+            spaces = len(part) - len(part.lstrip(" "))  # the spaces before a bar, or all
+            cut = min(extra, spaces - 1)
+            part, extra = (part[cut:] if cut >= 0 else " " * -cut + part), extra - cut
+            out.append(part)
+        else:
+            new = tr(part) if re.search("[A-Za-z]{2}", part) else part
+            extra += _width(new) - _width(part)
+            out.append(new)
+    return "".join(out)
 
 
 def N_(text):
@@ -103,7 +133,12 @@ if BOOK_MESSAGES:
     def print(*args, **kwargs):
         """print() translating its string arguments: the chapters print sentences,
         and this keeps their code the same in every language."""
-        builtins.print(*(tr(a) if isinstance(a, str) else a for a in args), **kwargs)
+        def one(a):
+            t = tr(a)
+            if t == a and re.search(r"[A-Za-z]{2}.* {2}| \| ", a):  # a table line: cell by cell
+                t = "\n".join(tr(line) if tr(line) != line else _tr_table(line) for line in a.split("\n"))
+            return t
+        builtins.print(*(one(a) if isinstance(a, str) else a for a in args), **kwargs)
 
     def _translated_draw(draw):
         def draw_translated(self, renderer):
