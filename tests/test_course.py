@@ -91,6 +91,24 @@ def test_solution_passes_and_wrong_answer_fails(stem, exercise):
     assert "✗" in out.getvalue()
 
 
+@pytest.mark.parametrize("stem,exercise,chinese,english", [
+    ("01", "01_3", ["更少", "更多"], ["less", "more"]),
+    ("02", "02_3", [("y_i", "均值"), ("y_i", "平均值")], [("y_i", "mean")] * 2),
+    ("04", "04_3", ["更多", "更少"], ["more", "less"])])
+def test_predictions_typed_in_chinese_count_as_the_english_ones(stem, exercise, chinese, english):
+    """The Chinese edition asks for 更多/更少/均值: its predictions are judged as more/less/mean."""
+    ns = namespace(stem)
+    check, solution = ns[f"check_{exercise}"], ns[f"solution_{exercise}"]
+    for zh, en in zip(chinese, english):
+        said = {}
+        for prediction, key in ((zh, "zh"), (en, "en")):
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                said[key] = (bool(check(solution, prediction)), out.getvalue().count("✗"),
+                             out.getvalue().count("right"), out.getvalue().count("wrong"))
+        assert said["zh"] == said["en"], (zh, said)
+        assert "Predict first" not in out.getvalue()
+
+
 def test_every_glossary_term_is_linked_from_its_first_use():
     import sys
     from conftest import ROOT
