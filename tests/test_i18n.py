@@ -193,13 +193,16 @@ REJECTED = {
     r"像[^。；，\n]{0,40}?(?:一样|那样)(?:增长|下降|增大|减小|变大|变小)":
         "与…成正比 / 按…增长 (not the calque 像…那样增长)",
     r"涵盖：|检查你的理解": "the chapter boilerplate 本章内容：/检验你的理解",
+    r"注意力汇聚": "注意力汇点 for attention sink (d2l-zh's 注意力汇聚 is attention pooling)",
+    r"代码单元(?!格)": "代码单元格 (not 代码单元)",
 }
 WORD_CHOICES = "chinese-word-choices"   # the glossary's table of these choices quotes the English
 
 
 def test_one_chinese_word_per_concept():
     """nat 奈特, log–log 双对数, QK-norm 查询-键归一化, hidden state 隐状态, mask 掩码,
-    notebook 笔记本, batch 批量, fur 猫毛, the article 原文, no "像 X 那样增长" calque;
+    notebook 笔记本, batch 批量, fur 猫毛, the article 原文, attention sink 注意力汇点, code cell
+    代码单元格, no "像 X 那样增长" calque;
     a glossary headword is left to tests/glossary_key.yml."""
     bad = []
     for doc in PUBLISHED:
@@ -478,3 +481,15 @@ def test_words_in_formulas_are_chinese_only_inside_text():
     import book_config
     zh = book_config.zh_config(yaml.safe_load((ROOT / "_config.yml").read_text()))
     assert zh["sphinx"]["config"]["mathjax3_config"]["chtml"]["mtextInheritFont"] is True
+
+
+def test_line_breaks_between_chinese_characters_are_joined():
+    """A line break between two Chinese characters shows as a space in Chromium: the build
+    joins those lines, and leaves code, math, lists and headings alone."""
+    text = "第一行，\n第二行。\n- 列表\n- 项\n\n```python\n# 代码，\n# 注释\n```\n$$\na，\n$$\n尾巴 softmax\n后面"
+    assert i18n.join_cjk_lines(text) == ("第一行，第二行。\n- 列表\n- 项\n\n```python\n# 代码，\n# 注释\n```\n"
+                                         "$$\na，\n$$\n尾巴 softmax\n后面")
+    for path in sorted((ROOT / "zh" / "notebooks").glob("*.ipynb")):   # as generated: nothing left to join
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                assert i18n.join_cjk_lines(cell.source) == cell.source, f"{path.name}: {cell.source[:80]!r}"

@@ -674,6 +674,44 @@ def localise_refs(text, published, here, terms, labels):
     return ROLE.sub(sub, text)
 
 
+CJK_CHAR = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef“”‘’"
+
+
+def join_cjk_lines(text):
+    """A line break between two Chinese characters removed: browsers (Chromium) show it
+    as a space. Code, math blocks, tables, headings and list items are left alone."""
+    lines, out, code, math = text.split("\n"), [], False, False
+    block = re.compile(r"\s*([#|>:`$*+-]|\d+\.|\{|<)")
+    for line in lines:
+        fence = re.match(r"\s*(```+|~~~+)(.*)", line)
+        if fence:
+            info = fence.group(2).strip()
+            code = (not code and info and not (info.startswith("{") and not info.startswith("{code"))) or \
+                   (not code and not info and not out_in_directive(out))
+            out.append(line)
+            continue
+        if line.strip() == "$$":
+            math = not math
+        prev = out[-1] if out else ""
+        if (not code and not math and prev and line and not block.match(line) and not block.match(prev[:1] or " ")
+                and re.search(f"[{CJK_CHAR}]$", prev) and re.match(f"[{CJK_CHAR}]", line)
+                and not prev.lstrip().startswith(("#", "|", ":", "$$"))):
+            out[-1] = prev + line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def out_in_directive(lines):
+    """Whether the text so far has an open ```{directive} (its closing ``` ends no code block)."""
+    depth = 0
+    for line in lines:
+        m = re.match(r"\s*```+(.*)", line)
+        if m:
+            depth += 1 if m.group(1).strip() else -1
+    return depth > 0
+
+
 def fill(template_zh, values):
     return re.sub(r"\{(\d+)\}", lambda m: values[int(m.group(1))], template_zh).replace(
         "{{", "{").replace("}}", "}")
@@ -706,13 +744,13 @@ def build_page(path, published, terms, labels):
         else:
             out.append(tr[(key, text)])
     text = "\n\n".join(out) + "\n"
-    return localise_refs(text, published, rel, terms, labels)
+    return join_cjk_lines(localise_refs(text, published, rel, terms, labels))
 
 
 def setup_functions():
     """The setup cell's translator (tr and its helpers), for use outside a notebook."""
     tree = ast.parse(SETUP_PY.read_text())
-    keep = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith(("_tr", "tr"))]
+    keep = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith(("_tr", "tr", "_width"))]
     ns = {"re": re, "_tr_compiled": []}
     exec(compile(ast.Module(body=keep, type_ignores=[]), str(SETUP_PY), "exec"), ns)
     return ns
@@ -769,7 +807,7 @@ def build_notebook(path, published, terms, labels, setup_msgs):
     for cell in nb.cells:
         cell = copy.deepcopy(cell)
         if cell.cell_type == "markdown":
-            cell.source = localise_refs(po_msgs[(cell.id, cell.source)], published, rel, terms, labels)
+            cell.source = join_cjk_lines(localise_refs(po_msgs[(cell.id, cell.source)], published, rel, terms, labels))
             if number and cell.source.startswith("# "):  # 第 6 章 · title, as in English
                 cell.source = f"# 第 {number} 章 · " + cell.source[2:]
                 number = None
