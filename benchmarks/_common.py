@@ -1,4 +1,5 @@
 """Shared by the benchmarks: the chapters, and running a chapter's code."""
+import re
 import statistics
 import sys
 import time
@@ -43,10 +44,14 @@ def reference_ms(repeats=30):
     return median_ms(work, repeats)
 
 
-def table(header, rows):
-    """A Markdown table as a string."""
+def table(header, rows, code=()):
+    """A Markdown table as a string; the columns `code` (indices) shown as code (names of
+    chapters, functions, sliders and pages: a name or a list of names, not a sentence)."""
+    def cell(k, c):
+        c = str(c)
+        return f"`{c}`" if k in code and re.fullmatch(r"[\w./-]+(, [\w./-]+)*", c) else c
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell(k, c) for k, c in enumerate(row)) + " |" for row in rows]
     return "\n".join(lines)
 
 

@@ -27,16 +27,16 @@ def measure(tests=False):
     shutil.rmtree(ROOT / "_build", ignore_errors=True)
     cold = timed("make", "book")
     warm = timed("make", "book")
-    rows = [("make book, cold (empty _build)", f"{cold:.0f}", f"≤ {COLD_S}",
+    rows = [("`make book`, cold (empty `_build`)", f"{cold:.0f}", f"≤ {COLD_S}",
              "ok" if cold <= COLD_S else "OVER"),
-            ("make book, warm (nothing changed)", f"{warm:.0f}", f"≤ {WARM_S}",
+            ("`make book`, warm (nothing changed)", f"{warm:.0f}", f"≤ {WARM_S}",
              "ok" if warm <= WARM_S else "OVER")]
     pdf = timed("make", "pdf")
-    rows.append(("make pdf (both editions, after make book)", f"{pdf:.0f}", f"≤ {PDF_S}",
+    rows.append(("`make pdf` (both editions, after `make book`)", f"{pdf:.0f}", f"≤ {PDF_S}",
                  "ok" if pdf <= PDF_S else "OVER"))
     if tests:
         seconds = timed("make", "test")
-        rows.append(("make test (every test, the book included)", f"{seconds:.0f}", f"≤ {TEST_S}",
+        rows.append(("`make test` (every test, the book included)", f"{seconds:.0f}", f"≤ {TEST_S}",
                      "ok" if seconds <= TEST_S else "OVER"))
     return rows
 

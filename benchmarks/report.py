@@ -109,27 +109,27 @@ def main():
         f"{speed_after:.1f} ms after. This loop's time drifts from run to run on the same "
         "machine, and every figure here drifts with it.",
         table(["chapter", "figure", "sliders", "frames", "smallest (ms)", "largest (ms)",
-               "all drawn ahead after (s)", f"largest ≤ {slider_latency.BUDGET_MS} ms"], live_rows),
+               "all drawn ahead after (s)", f"largest ≤ {slider_latency.BUDGET_MS} ms"], live_rows, code=(0, 1, 2)),
         "## Live sliders in JupyterLab, as a reader moves them",
         f"Each chapter run in JupyterLab, then {live_sliders.WAIT_S} s of reading time in which the kernel "
         f"draws frames ahead; every slider of every figure moved {live_sliders.PRESSES} times with the "
         "keyboard in headless Chromium: the time from the key press to the new picture on screen.",
         table(["chapter", "key presses", "median (ms)", "max (ms)", f"≤ {live_sliders.BUDGET_MS} ms"],
-              lab_rows),
+              lab_rows, code=(0,)),
         "## Sliders in the HTML book",
         "Headless Chromium, every slider of every figure moved 4 times with the keyboard: the time "
         "from the key press to the animation frame showing the new picture.",
         table(["page", "key presses", "median (ms)", "max (ms)", f"≤ {static_sliders.BUDGET_MS} ms"],
-              static_rows),
+              static_rows, code=(0,)),
         "## Running the notebooks",
         "Each chapter from a fresh kernel in the mode `make book` uses (every slider frame drawn).",
         table(["chapter", "seconds", f"≤ {notebooks.EACH_S} s each, ≤ {notebooks.ALL_S} s all"],
-              notebook_rows),
+              notebook_rows, code=(0,)),
         "## Building and testing",
         table(["command", "seconds", "budget (s)", ""], build_rows),
         "## Page weight",
         "Each page with its own images; the scripts and styles every page shares are counted once.",
-        table(["page", "MB", f"≤ {pages.PAGE_MB:g} MB page, ≤ {pages.BOOK_MB:g} MB edition"], page_rows),
+        table(["page", "MB", f"≤ {pages.PAGE_MB:g} MB page, ≤ {pages.BOOK_MB:g} MB edition"], page_rows, code=(0,)),
         "## Attention itself: numpy against PyTorch",
         attention.strip(),
     ]) + "\n"
