@@ -57,7 +57,7 @@ def measure():
                          f"{big.stat().st_size / MB:.2f}", "ok" if big.stat().st_size / MB <= NOTEBOOK_MB else "OVER"))
     for pdf in sorted(HTML.rglob("attention-*.pdf")):    # make pdf's, copied into the HTML book
         size = pdf.stat().st_size / MB
-        rows.append((f"{pdf.relative_to(HTML)} (the PDF edition, a download: ≤ {PDF_MB:g} MB)",
+        rows.append((f"`{pdf.relative_to(HTML)}` (the PDF edition, a download: ≤ {PDF_MB:g} MB)",
                      f"{size:.2f}", "ok" if size <= PDF_MB else "OVER"))
     return rows
 

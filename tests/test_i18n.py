@@ -193,7 +193,7 @@ REJECTED = {
     r"像[^。；，\n]{0,40}?(?:一样|那样)(?:增长|下降|增大|减小|变大|变小)":
         "与…成正比 / 按…增长 (not the calque 像…那样增长)",
     r"涵盖：|检查你的理解": "the chapter boilerplate 本章内容：/检验你的理解",
-    r"注意力汇聚": "注意力汇点 for attention sink (d2l-zh's 注意力汇聚 is attention pooling)",
+    r"注意力汇聚|汇聚点": "注意力汇点 for attention sink (d2l-zh's 注意力汇聚 is attention pooling)",
     r"代码单元(?!格)": "代码单元格 (not 代码单元)",
 }
 WORD_CHOICES = "chinese-word-choices"   # the glossary's table of these choices quotes the English

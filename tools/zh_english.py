@@ -66,7 +66,7 @@ NAMES = {"numpy", "python", "pytorch", "jupyter", "jupyterlab", "colab", "transf
          "notebook", "chromium", "firefox", "safari", "chrome", "github", "pypi", "xelatex", "latex", "logits",
          "ln", "sin", "cos", "var", "std", "sqrt", "diag", "lse", "tokenizer", "sphinx", "mathjax", "google",
          "openblas", "mkl", "macos", "linux", "windows", "anywidget", "ipywidgets", "matplotlib", "debian",
-         "webp", "png", "svg", "scikit", "learn", "longformer", "chatgpt", "gpt", "bert", "kv", "vs"}
+         "webp", "png", "svg", "logit", "apache", "scikit", "learn", "longformer", "chatgpt", "gpt", "bert", "kv", "vs"}
 UNITS = {"ms", "mb", "mib", "gib", "kib", "kb", "gb", "tb", "ns", "us", "hz", "ghz", "px", "dpi", "fps", "s"}
 
 
@@ -101,8 +101,16 @@ def page_texts(html):
                             t.decompose()
                         out.append(("widget", h.get_text(" ")))
     main = soup.find("article") or soup
+    for table in main.select("table"):           # a bilingual table: its column headed "English" is meant
+        heads = [th.get_text(strip=True) for th in table.select("thead th")]
+        if "English" in heads:
+            k = heads.index("English")
+            for row in table.select("tr"):
+                cells = row.find_all(["td", "th"])
+                if len(cells) > k:
+                    cells[k].decompose()
     for tag in main.select("div.cell_input, script, style, span.math, div.math, code, kbd, .guilabel, .menuselection, "
-                           ".headerlink, img, .bibtex-citation, dl.glossary dt, pre"):
+                           ".headerlink, img, .bibtex-citation, .citation, dl.glossary dt, pre"):
         if tag.name == "pre" and tag.find_parent("div", class_="cell_output"):
             continue
         tag.decompose()
@@ -113,7 +121,7 @@ def page_texts(html):
     return out
 
 
-WORD = re.compile(r"(?<![A-Za-z0-9_\\.'])[A-Za-z][A-Za-z0-9_'’-]*")
+WORD = re.compile(r"(?<![A-Za-z0-9_\\.])[A-Za-z][A-Za-z0-9_'’-]*")
 GLOSS = re.compile(r"（[^（）]*）")
 
 
@@ -125,10 +133,13 @@ def english_words(text, allowed=frozenset()):
     t = GLOSS.sub(lambda m: "（" + "，".join(p for p in re.split(r"[，；、]", m.group()[1:-1])
                                            if re.search(r"[\u4e00-\u9fff]", p)) + "）", t)
     t = re.sub(r"\b[A-Z][a-z]+ (et al|and [A-Z][a-z]+)\b", " ", t)        # a citation
+    t = re.sub(r"“[^“”\u4e00-\u9fff]*”|\"[^\"\u4e00-\u9fff]*\"", " ", t)  # English quoted as an example
     t = re.sub(r"\b[A-Za-z_]\w*\([^()]*\)|\b\w+/\w+\b", " ", t)       # code and math: exp(big), dL/dZ
     t = re.sub(r"\b[A-Za-z_]\w*[:：]?\s*\(\d+(, \d+)*\)", " ", t)       # a named shape: Xb (3, 6, 8)
     left = []
     for w in WORD.findall(t):
+        if re.search(r"\d", w):                  # a name with a digit: SmolLM2-135M-Instruct, float32
+            continue
         for part in w.strip("-'’").split("-"):
             low = part.lower()
             if (len(part) < 2 or re.search(r"[\d_]", part) or re.fullmatch(r"[A-Z]{2,6}s?", part)
