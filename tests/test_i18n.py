@@ -466,7 +466,7 @@ def test_tr_translates_padded_names_and_messages_inside_fields():
     tr = make_tr({"{case:15s} -> ValueError: {err}": "{case:15s} -> ValueError：{err}",
                   "d_k differs": "d_k 不同", "with warm-up": "有预热",
                   "there must be at least one key: K has shape {K.shape}": "至少要有一个键：K 的形状是 {K.shape}"})
-    assert tr("  with warm-up     ") == "  有预热     "
+    assert tr("  with warm-up     ") == "  有预热" + " " * 11   # the same 19 columns on screen
     assert tr("d_k differs     -> ValueError: there must be at least one key: K has shape (0, 3)") == \
         "d_k 不同     -> ValueError：至少要有一个键：K 的形状是 (0, 3)"
 
@@ -493,3 +493,17 @@ def test_line_breaks_between_chinese_characters_are_joined():
         for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type == "markdown":
                 assert i18n.join_cjk_lines(cell.source) == cell.source, f"{path.name}: {cell.source[:80]!r}"
+
+
+def test_printed_tables_line_up_by_width_on_screen():
+    """A Chinese word takes two columns: a translated name pads to its width on screen
+    (f"{tr(name):12s}", a padded name printed, a table line translated cell by cell)."""
+    ns = i18n.setup_functions()
+    ns["BOOK_MESSAGES"] = {"post-norm": "后置归一化", "recurrent": "循环层", "attention, d_k = 4": "注意力，d_k = 4"}
+    tr, width = ns["tr"], ns["_width"]
+    assert f"{tr('post-norm'):12s}|" == "后置归一化  |" and f"{tr('post-norm'):>12}|" == "  后置归一化|"
+    assert tr("post-norm    ") == "后置归一化   "    # padded to the same 13 columns
+    line = "recurrent                 16,777,216 | attention, d_k = 4  | 100"
+    out = ns["_tr_table"](line)
+    assert out.startswith("循环层") and width(out.split("16,777,216")[0]) == len("recurrent                 ")
+    assert width(out.split(" | ")[1] + " | ") == len("attention, d_k = 4  | ")

@@ -750,7 +750,8 @@ def build_page(path, published, terms, labels):
 def setup_functions():
     """The setup cell's translator (tr and its helpers), for use outside a notebook."""
     tree = ast.parse(SETUP_PY.read_text())
-    keep = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith(("_tr", "tr", "_width"))]
+    keep = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+            and n.name.startswith(("_tr", "tr", "_width", "_Wide"))]
     ns = {"re": re, "_tr_compiled": []}
     exec(compile(ast.Module(body=keep, type_ignores=[]), str(SETUP_PY), "exec"), ns)
     return ns

@@ -66,7 +66,26 @@ def tr(text):
     """`text` in the notebook's language: an exact translation, else a template
     ("weight on cat: {share:.2f}") whose literal parts match, its fields put into
     the translation's same fields (each field's text translated too, if it is a
-    message: 'right' / 'wrong'). English, or no translation: `text` itself."""
+    message: 'right' / 'wrong'). English, or no translation: `text` itself.
+    A translation with Chinese characters pads by its width on screen (f"{tr(name):16s}")."""
+    out = _tr_plain(text)
+    return _Wide(out) if isinstance(out, str) and out is not text and _width(out) != len(out) else out
+
+
+class _Wide(str):
+    """A text padded by the columns it takes on screen in a format spec: Chinese characters take two."""
+    def __format__(self, spec):
+        m = re.fullmatch(r"(?:(.)?([<>^]))?(\d+)s?", spec)
+        if not m:
+            return format(str(self), spec)
+        fill, align, width = m.group(1) or " ", m.group(2) or "<", int(m.group(3))
+        pad = max(0, width - _width(self))
+        left = {"<": 0, ">": pad, "^": pad // 2}[align]
+        return fill * left + str(self) + fill * (pad - left)
+
+
+def _tr_plain(text):
+    """tr() without the padding by width."""
     if not BOOK_MESSAGES or not isinstance(text, str):
         return text
     hit = BOOK_MESSAGES.get(text)
