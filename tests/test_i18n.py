@@ -193,7 +193,7 @@ REJECTED = {
     r"像[^。；，\n]{0,40}?(?:一样|那样)(?:增长|下降|增大|减小|变大|变小)":
         "与…成正比 / 按…增长 (not the calque 像…那样增长)",
     r"涵盖：|检查你的理解": "the chapter boilerplate 本章内容：/检验你的理解",
-    r"注意力汇聚|汇聚点": "注意力汇点 for attention sink (d2l-zh's 注意力汇聚 is attention pooling)",
+    r"汇聚": "注意力汇点 for attention sink (d2l-zh's 注意力汇聚 is attention pooling)",
     r"代码单元(?!格)": "代码单元格 (not 代码单元)",
 }
 WORD_CHOICES = "chinese-word-choices"   # the glossary's table of these choices quotes the English
@@ -507,3 +507,9 @@ def test_printed_tables_line_up_by_width_on_screen():
     out = ns["_tr_table"](line)
     assert out.startswith("循环层") and width(out.split("16,777,216")[0]) == len("recurrent                 ")
     assert width(out.split(" | ")[1] + " | ") == len("attention, d_k = 4  | ")
+    # a message ending in a field does not swallow a table row's other columns
+    ns["BOOK_MESSAGES"] = {"convolution, k = {k}": "卷积，k = {k}", "weights: {a}": "权重：{a}"}
+    ns["_tr_compiled"].clear()
+    assert tr("convolution, k = 3") == "卷积，k = 3"
+    assert ns["_tr_table"]("convolution, k = 3        786,432") == "卷积，k = 3" + " " * 15 + "786,432"   # 11 + 15 = 18 + 8 columns
+    assert tr("weights: [ 1.   0.5  0.25]") == "权重：[ 1.   0.5  0.25]"

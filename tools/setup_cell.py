@@ -107,6 +107,8 @@ def _tr_plain(text):
         _tr_compile()
     for regex, fields, translation in _tr_compiled:
         m = regex.match(text)
+        if m and regex.pattern.endswith("(.*?)\\Z") and re.search(r"\S {4,}\S", m.group(len(fields))):
+            continue  # a last field that took a table's padding and columns: the line is translated cell by cell
         if m:
             values = {f: v.replace(v.strip(), tr(v.strip()) if len(v) < len(text) else v.strip())
                       for f, v in zip(fields, m.groups())}  # padded names, and messages made by other templates
