@@ -49,7 +49,7 @@ def table(header, rows, code=()):
     chapters, functions, sliders and pages: a name or a list of names, not a sentence)."""
     def cell(k, c):
         c = str(c)
-        return f"`{c}`" if k in code and re.fullmatch(r"[\w./-]+(, [\w./-]+)*", c) else c
+        return f"`{c}`" if k in code and re.fullmatch(r"(?=.*[A-Za-z])[\w./-]+(, [\w./-]+)*", c) else c
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(k, c) for k, c in enumerate(row)) + " |" for row in rows]
     return "\n".join(lines)
