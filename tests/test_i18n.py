@@ -481,7 +481,7 @@ def test_words_in_formulas_are_chinese_only_inside_text():
     import book_config
     zh = book_config.zh_config(yaml.safe_load((ROOT / "_config.yml").read_text()))
     assert zh["sphinx"]["config"]["mathjax3_config"]["chtml"]["mtextInheritFont"] is True
-
+    assert zh["sphinx"]["config"]["togglebutton_hint"] == "点击展开"     # a folded box's hint, made in the page
 
 def test_line_breaks_between_chinese_characters_are_joined():
     """A line break between two Chinese characters shows as a space in Chromium: the build

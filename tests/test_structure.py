@@ -149,7 +149,8 @@ def test_both_book_fonts_cover_every_chinese_character_the_book_uses():
     assert len(used) > 200, f"only {len(used)} Chinese characters found: is the scan broken?"
     for font in (ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf",
                  ROOT / "book" / "_assets" / "fonts" / "BookCJK-Regular.woff2",
-                 ROOT / "book" / "_assets" / "fonts" / "BookCJK-Bold.woff2"):
+                 ROOT / "book" / "_assets" / "fonts" / "BookCJK-Bold.woff2",
+                 ROOT / "book" / "_assets" / "fonts" / "BookMono-Regular.woff2"):
         cmap = TTFont(font).getBestCmap()
         missing = {ch: str(where) for ch, where in used.items() if ord(ch) not in cmap}
         assert not missing, f"{font.name} lacks {missing}; run `make font`"
@@ -157,13 +158,18 @@ def test_both_book_fonts_cover_every_chinese_character_the_book_uses():
 
 def test_web_font_is_within_budget_and_licensed():
     fonts = sorted((ROOT / "book" / "_assets" / "fonts").glob("*.woff2"))
-    assert [f.name for f in fonts] == ["BookCJK-Bold.woff2", "BookCJK-Regular.woff2"]
+    assert [f.name for f in fonts] == ["BookCJK-Bold.woff2", "BookCJK-Regular.woff2", "BookMono-Regular.woff2"]
     assert all(f.read_bytes()[:4] == b"wOF2" for f in fonts), "not WOFF2 files"
     size = sum(f.stat().st_size for f in fonts)
     assert size <= 1.5 * 1024 * 1024, f"web fonts {size} bytes: over 1.5 MB"
     assert "SIL OPEN FONT LICENSE" in (fonts[0].parent / "LICENSE.txt").read_text().upper()
     css = (ROOT / "book" / "_assets" / "cjk-font.css").read_text()
-    assert css.count("@font-face") == 2 and all(f"fonts/{f.name}" in css for f in fonts)
+    assert css.count("@font-face") == 3 and all(f"fonts/{f.name}" in css for f in fonts)
+    # printed tables line up in Chinese: Latin exactly half as wide as Chinese in the mono font
+    mono = TTFont(fonts[2])
+    widths = {mono["hmtx"][mono.getBestCmap()[ord(c)]][0] for c in "a|0"}
+    assert widths == {mono["hmtx"][mono.getBestCmap()[ord("注")]][0] // 2}, widths
+    assert re.search(r'html\[lang\|="zh"\] pre \{\s*font-family: "Attention Book Mono"', css)
     for var in ("--pst-font-family-base", "--pst-font-family-heading"):
         assert re.search(var + r':[^;]*"Attention Book CJK"', css), f"{var} does not fall back to the book font"
     config = yaml.safe_load((ROOT / "_config.yml").read_text())

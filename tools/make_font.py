@@ -35,6 +35,9 @@ SRC_BOLD = NOTO / "NotoSansCJK-Bold.ttc"
 OTF = ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf"
 WOFF2 = ROOT / "book" / "_assets" / "fonts" / "BookCJK-Regular.woff2"
 WOFF2_BOLD = ROOT / "book" / "_assets" / "fonts" / "BookCJK-Bold.woff2"
+# printed output in the Chinese edition: Noto Sans Mono CJK SC, whose Latin letters are
+# exactly half as wide as its Chinese characters, so printed tables line up on screen
+WOFF2_MONO = ROOT / "book" / "_assets" / "fonts" / "BookMono-Regular.woff2"
 FAMILY = "Attention Book CJK"
 
 # Han ideographs (with extension A and compatibility forms), CJK punctuation and
@@ -87,10 +90,13 @@ def punctuation():
     return chars | set("·—‘’“”…")
 
 
-def subset_font(text, flavor=None, src=SRC):
-    """Noto Sans CJK SC cut down to `text`, renamed so it never shadows a system font."""
+def subset_font(text, flavor=None, src=SRC, mono=False):
+    """Noto Sans CJK SC (mono: Noto Sans Mono CJK SC) cut down to `text`, renamed so it
+    never shadows a system font."""
     collection = TTCollection(src)
-    font = next(f for f in collection.fonts if "Noto Sans CJK SC" in f["name"].getDebugName(1))
+    source = "Noto Sans Mono CJK SC" if mono else "Noto Sans CJK SC"
+    font = next(f for f in collection.fonts if f["name"].getDebugName(1) == source)
+    family = "Attention Book Mono" if mono else FAMILY
     opts = subset.Options()
     opts.name_IDs = ["*"]
     opts.layout_features = []
@@ -103,11 +109,11 @@ def subset_font(text, flavor=None, src=SRC):
     style = "Bold" if src == SRC_BOLD else "Regular"
     for rec in font["name"].names:
         if rec.nameID in (1, 16):
-            rec.string = FAMILY
+            rec.string = family
         elif rec.nameID == 4:
-            rec.string = f"{FAMILY} {style}" if style == "Bold" else FAMILY
+            rec.string = f"{family} {style}" if style == "Bold" else family
         elif rec.nameID == 6:
-            rec.string = f"AttentionBookCJK-{style}"
+            rec.string = f"{family.replace(' ', '')}-{style}"
     if flavor:
         font.flavor = flavor
     return font
@@ -121,12 +127,14 @@ def main():
     WOFF2.parent.mkdir(parents=True, exist_ok=True)
     subset_font(punctuation() | used, flavor="woff2").save(WOFF2)
     subset_font(punctuation() | used, flavor="woff2", src=SRC_BOLD).save(WOFF2_BOLD)
+    ascii_ = {chr(c) for c in range(0x20, 0x7F)} | set("·—‘’“”…×−≈≤≥²³ᵀ√→←‖∂σρτμ")
+    subset_font(ascii_ | punctuation() | used, flavor="woff2", mono=True).save(WOFF2_MONO)
     shutil.copy(OTF.parent / "LICENSE.txt", WOFF2.parent / "LICENSE.txt")
     han = {c for c in used if "\u3400" <= c <= "\u9fff"}
     print(f"the book uses {len(used)} CJK characters ({len(han)} Han)")
     print(f"{OTF.relative_to(ROOT)}: {OTF.stat().st_size / 1024:.0f} KiB, "
           f"{len(common_characters() | used)} characters")
-    for path in (WOFF2, WOFF2_BOLD):
+    for path in (WOFF2, WOFF2_BOLD, WOFF2_MONO):
         print(f"{path.relative_to(ROOT)}: {path.stat().st_size / 1024:.0f} KiB, "
               f"{len(punctuation() | used)} characters")
 

@@ -82,7 +82,8 @@ def bib_names(path=None):
 
 def page_texts(html):
     """(kind, text) of what a reader sees on a built page: 'prose', 'output' (a cell's
-    printed output) and 'widget' (labels, options and texts in the page's widget state)."""
+    printed output), 'widget' (labels, options and texts in the page's widget state)
+    and 'ui' (texts the page's scripts show: a folded box's hint)."""
     import json
     from bs4 import BeautifulSoup
     soup = BeautifulSoup(html, "html.parser")
@@ -100,6 +101,8 @@ def page_texts(html):
                         for t in h.select("code, script, style"):
                             t.decompose()
                         out.append(("widget", h.get_text(" ")))
+    for m in re.finditer(r"let toggleHint(?:Show|Hide) = '([^']*)'", html):   # a folded box's hint, made in the page
+        out.append(("ui", m.group(1)))
     main = soup.find("article") or soup
     for table in main.select("table"):           # a bilingual table: its column headed "English" is meant
         heads = [th.get_text(strip=True) for th in table.select("thead th")]
