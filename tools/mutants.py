@@ -95,7 +95,7 @@ MUTATIONS = [
       ("tests/test_i18n.py",)),
     M("ch07-message-english", "one chapter-7 translation left in English (msgstr = msgid, a printed line)",
       "locales/zh_CN/notebooks/07_why_sqrt_dk.po",
-      'msgstr "d_k = 1024 时，最大权重 > 0.99 的未缩放的行所占比例：{saturated_share[-1]:.2f}"',
+      'msgstr "d_k = 1024 时，未缩放的行中最大权重 > 0.99 的比例：{saturated_share[-1]:.2f}"',
       'msgstr "unscaled rows with largest weight > 0.99 at d_k = 1024: {saturated_share[-1]:.2f}"',
       ("tests/test_i18n.py",),
       ("tests/test_i18n.py", "-k", "no_code_message or (prints_and_draws and 07)")),

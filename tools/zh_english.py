@@ -138,6 +138,7 @@ def english_words(text, allowed=frozenset()):
     t = re.sub(r"\b[A-Z][a-z]+ (et al|and [A-Z][a-z]+)\b", " ", t)        # a citation
     t = re.sub(r"“[^“”\u4e00-\u9fff]*”|\"[^\"\u4e00-\u9fff]*\"", " ", t)  # English quoted as an example
     t = re.sub(r"\b[A-Za-z_]\w*\([^()]*\)|\b\w+/\w+\b", " ", t)       # code and math: exp(big), dL/dZ
+    t = re.sub(r"\b(?:pip|apt-get|python|make) install [\w.=<>\[\]-]+", " ", t)  # a command to type
     t = re.sub(r"\b[A-Za-z_]\w*[:：]?\s*\(\d+(, \d+)*\)", " ", t)       # a named shape: Xb (3, 6, 8)
     left = []
     for w in WORD.findall(t):

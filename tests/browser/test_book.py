@@ -266,6 +266,7 @@ MARK = """cjk => { const re = new RegExp(cjk, 'g'); const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
   for (let el = walker.currentNode; el; el = walker.nextNode()) {
     if (['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(el.tagName)) continue;
+    if (el.closest('mjx-assistive-mml')) continue;   // MathJax's hidden copy of a formula, for screen readers
     let n = 0, text = '';
     for (const child of el.childNodes)
       if (child.nodeType === 3) { const m = child.data.match(re); if (m) { n += m.length; text += m.join(''); } }
@@ -312,8 +313,9 @@ def platform_fonts(ctx, tab, selector):
 
 def drawn_with_ours(fonts):
     """How many glyphs of a node Chromium drew with the book's font."""
-    return sum(f["glyphCount"] for f in fonts if f["isCustomFont"]
-               and (FAMILY in f["familyName"] or "AttentionBookCJK" in f.get("postScriptName", "")))
+    return sum(f["glyphCount"] for f in fonts if f["isCustomFont"]   # the book's font, or its monospace one
+               and (FAMILY in f["familyName"] or "AttentionBookCJK" in f.get("postScriptName", "")
+                    or "Attention Book Mono" in f["familyName"] or "AttentionBookMono" in f.get("postScriptName", "")))
 
 
 @pytest.mark.parametrize("page", FONT_PAGES)

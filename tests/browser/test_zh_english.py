@@ -64,4 +64,5 @@ def test_the_scan_finds_english_and_keeps_what_is_allowed():
     assert words("自注意力（self-attention；查询来自同一序列）用 numpy 和 `np.array([m, l])` 实现，"
                  "见 Vaswani et al., 2017；KV 缓存 4 MiB；d_k = 64；“I like studying”") == []
     assert words("the cat sat", {"the", "cat", "sat"}) == []
+    assert words("没有安装 PyTorch（用 pip install torch 安装后即可运行）") == []
     assert words("post-norm 后置归一化") == ["post"]          # "norm" alone is kept (a formula name)
