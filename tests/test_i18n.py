@@ -513,3 +513,4 @@ def test_printed_tables_line_up_by_width_on_screen():
     assert tr("convolution, k = 3") == "卷积，k = 3"
     assert ns["_tr_table"]("convolution, k = 3        786,432") == "卷积，k = 3" + " " * 15 + "786,432"   # 11 + 15 = 18 + 8 columns
     assert tr("weights: [ 1.   0.5  0.25]") == "权重：[ 1.   0.5  0.25]"
+    assert ns["_tr_table"]("a|b  c | d") == "a|b  c | d"        # nothing translated: nothing moved

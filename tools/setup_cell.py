@@ -131,7 +131,7 @@ def _tr_table(line):
     for i, part in enumerate(parts):
         if i % 2:                                       # a separator: give back the width taken
             spaces = len(part) - len(part.lstrip(" "))  # the spaces before a bar, or all
-            cut = min(extra, spaces - 1)
+            cut = min(extra, max(spaces - 1, 0)) if extra > 0 else extra   # keep one space; add what is missing
             part, extra = (part[cut:] if cut >= 0 else " " * -cut + part), extra - cut
             out.append(part)
         else:
