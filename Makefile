@@ -25,7 +25,7 @@ AVX2_NUMERIC := OPENBLAS_CORETYPE=$(AVX2_CORE) OPENBLAS_NUM_THREADS=2 OMP_NUM_TH
 # the notebooks in two pytest workers, a notebook per worker (2 cores)
 XDIST := -n 2 --dist loadfile
 
-.PHONY: model book pdf translations test lab sync execute font install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
+.PHONY: model package book pdf translations test lab sync execute font install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -45,12 +45,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.book-installed: requirements.txt | $(BIN)/python
+# the book's own package (attention_book/, pyproject.toml) is installed editable:
+# a change to it is what every chapter imports next time
+$(VENV)/.book-installed: requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
-$(VENV)/.test-installed: requirements.txt requirements-test.txt | $(BIN)/python
+$(VENV)/.test-installed: requirements.txt requirements-test.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
+	$(BIN)/pip install -q --no-deps -e .
 	touch $(VENV)/.book-installed $@
 
 # Both editions: English into _build/html, then the Chinese edition (zh/, made
@@ -66,6 +70,7 @@ model: $(VENV)/.book-installed
 	$(BIN)/python tools/fetch_model.py
 
 book: $(VENV)/.book-installed model
+	$(BIN)/python tools/package.py
 	$(BIN)/python tools/i18n.py build
 	BOOK_REPO_URL="$(BOOK_REPO_URL)" $(BIN)/python tools/book_config.py
 	rm -rf _build/html  # no stale pages; the execution cache (_build/.jupyter_cache) stays
@@ -92,9 +97,15 @@ translations: $(VENV)/.book-installed
 lab: $(VENV)/.test-installed model
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
-# copy tools/setup_cell.py into every notebook's first code cell
+# copy tools/setup_cell.py into every notebook's first code cell, fold what is
+# not the mechanism, drop stored widget state; then the chapters' modules
 sync: $(VENV)/.book-installed
 	$(BIN)/python tools/nbtools.py sync
+	$(BIN)/python tools/package.py
+
+# attention_book/chNN.py from the chapters' cells marked #@save (tools/package.py)
+package: $(VENV)/.book-installed
+	$(BIN)/python tools/package.py
 
 # run every notebook in place, as stored in the repository (live sliders)
 execute: $(VENV)/.book-installed model
@@ -160,10 +171,13 @@ test-browser: $(VENV)/.test-installed
 	[ $$en -eq 0 ] && [ $$zh -eq 0 ] && [ $$live -eq 0 ]
 
 # every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
-.venv-colab/.installed: requirements-colab.txt
+# and the book's package installed as the setup cell installs it on Colab
+# (pip install of the repository; here from the checkout, offline)
+.venv-colab/.installed: requirements-colab.txt pyproject.toml $(wildcard attention_book/*.py attention_book/*.js)
 	test -x .venv-colab/bin/python || $(PYTHON) -m venv .venv-colab
 	.venv-colab/bin/python -m pip install -q --upgrade pip
 	.venv-colab/bin/pip install -q -r requirements-colab.txt
+	.venv-colab/bin/pip install -q --no-deps --force-reinstall .
 	touch $@
 
 test-colab: .venv-colab/.installed model

@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from nbtools import run_code  # noqa: E402
+from nbtools import book_namespace, run_code  # noqa: E402,F401
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 

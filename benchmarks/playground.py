@@ -34,8 +34,8 @@ window.model = model; pg.render({model, el: document.getElementById('w')});
 def measure():
     """{(d_k, n): [ms per move]} from the playground's own timer (__playground.ms)."""
     from playwright.sync_api import sync_playwright
-    ns = {}
-    exec(compile((ROOT / "tools" / "setup_cell.py").read_text(), "setup_cell.py", "exec"), ns)
+    from _common import book_namespace
+    ns = book_namespace()
     q, k = ns["_pools"]()
     state = {"q": base64.b64encode(q.tobytes()).decode(), "k": base64.b64encode(k.tobytes()).decode(),
              "scale": ns["_POOL_SCALE"], "rows": ns["_POOL_ROWS"], "cols": ns["_POOL_COLS"],
@@ -43,7 +43,7 @@ def measure():
              "labels": {"heat": "A", "readout": "<largest>", "raw": "raw", "scaled": "scaled",
                         "score_axis": "score", "causal": "causal"}}
     folder = Path(tempfile.mkdtemp())
-    (folder / "playground.js").write_text(ns["_PLAYGROUND_JS"])
+    (folder / "playground.js").write_text(ns["_PLAYGROUND_JS"].read_text())
     (folder / "index.html").write_text(PAGE % json.dumps(state))
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
     handler.log_message = lambda *a: None

@@ -1,5 +1,6 @@
 """Shared helpers for the tests: the notebooks, their code, the setup cell."""
 import ast
+import sys
 from pathlib import Path
 
 import nbformat
@@ -7,6 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+sys.path.insert(0, str(ROOT / "tools"))   # nbtools (book_namespace, run_code), i18n, package
 
 
 def read(path):

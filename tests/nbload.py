@@ -108,3 +108,30 @@ class Chapter:
 
     def get(self, name, default=None):
         return namespace(self.stem).get(name, default)
+
+
+class Saved:
+    """The functions chapter NN saves (#@save), imported from attention_book.chNN: no
+    notebook is run. saved["name"] fails the test, with a clear message, when the
+    chapter no longer saves `name`."""
+
+    def __init__(self, number):
+        self.number = number
+
+    def module(self):
+        import importlib
+        try:
+            return importlib.import_module(f"attention_book.ch{self.number}")
+        except ModuleNotFoundError:
+            pytest.fail(f"attention_book.ch{self.number} does not exist: chapter {self.number} "
+                        f"saves no cell (#@save), or `make package` was not run", pytrace=False)
+
+    def __getitem__(self, name):
+        module = self.module()
+        if not hasattr(module, name):
+            pytest.fail(f"attention_book.ch{self.number} has no `{name}`: chapter {self.number} no "
+                        f"longer saves it (#@save), or it was renamed", pytrace=False)
+        return getattr(module, name)
+
+    def __contains__(self, name):
+        return hasattr(self.module(), name)

@@ -12,7 +12,7 @@ missing torch is an error (CI installs requirements-torch.txt).
 import numpy as np
 import pytest
 
-from nbload import Chapter
+from nbload import Saved
 from torch_or_skip import FLOAT32_TOL, import_torch
 
 torch, pytestmark = import_torch("the Transformer block cross-checks")
@@ -26,8 +26,8 @@ MASKS = ["none", "padding", "causal", "padding+causal"]
 
 
 @pytest.fixture(scope="module")
-def ch12():
-    return Chapter("13_transformer_block")   # run on first use, in the test: a failure, not an error
+def ch13():
+    return Saved("13")   # attention_book.ch13, imported
 
 
 def torch_layer(p, h, norm_first, dtype):
@@ -51,10 +51,10 @@ def torch_layer(p, h, norm_first, dtype):
     return layer
 
 
-def random_parameters(ch12, d_model, d_ff, dtype, seed):
+def random_parameters(ch13, d_model, d_ff, dtype, seed):
     """init_block's parameters, with biases, gammas and betas made non-trivial."""
     rng = np.random.default_rng(seed)
-    p = ch12["init_block"](d_model, d_ff, rng, dtype=dtype)
+    p = ch13["init_block"](d_model, d_ff, rng, dtype=dtype)
     for name in ("b_Q", "b_K", "b_V", "b_O", "b_1", "b_2", "beta_1", "beta_2"):
         p[name] = (0.3 * rng.standard_normal(p[name].shape)).astype(dtype)
     for name in ("gamma_1", "gamma_2"):
@@ -83,12 +83,12 @@ def masks(kind, batch, n, seed):
 @pytest.mark.parametrize("mask_kind", MASKS)
 @pytest.mark.parametrize("norm_first", [False, True], ids=["post-norm", "pre-norm"])
 @pytest.mark.parametrize("size", SIZES, ids=str)
-def test_encoder_block_matches_torch_encoder_layer(ch12, size, norm_first, mask_kind, dtype):
+def test_encoder_block_matches_torch_encoder_layer(ch13, size, norm_first, mask_kind, dtype):
     batch, n, d_model, h, d_ff = size
-    p = random_parameters(ch12, d_model, d_ff, dtype, seed=d_model + n)
+    p = random_parameters(ch13, d_model, d_ff, dtype, seed=d_model + n)
     X = np.random.default_rng(n).standard_normal((batch, n, d_model)).astype(dtype)
     mask, kw = masks(mask_kind, batch, n, seed=batch)
-    ours = ch12["encoder_block"](X, p, h, norm_first=norm_first, mask=mask)
+    ours = ch13["encoder_block"](X, p, h, norm_first=norm_first, mask=mask)
     assert ours.dtype == dtype and ours.shape == X.shape
     layer = torch_layer(p, h, norm_first, dtype)
     with torch.no_grad():
@@ -97,11 +97,11 @@ def test_encoder_block_matches_torch_encoder_layer(ch12, size, norm_first, mask_
 
 
 @pytest.mark.parametrize("norm_first", [False, True], ids=["post-norm", "pre-norm"])
-def test_dropout_is_off_in_evaluation_and_on_in_training(ch12, norm_first):
+def test_dropout_is_off_in_evaluation_and_on_in_training(ch13, norm_first):
     """As in PyTorch: eval() (training=False) ignores the dropout probability; training does not."""
-    p = random_parameters(ch12, 16, 32, np.float64, seed=1)
+    p = random_parameters(ch13, 16, 32, np.float64, seed=1)
     X = np.random.default_rng(2).standard_normal((2, 5, 16))
-    block = ch12["encoder_block"]
+    block = ch13["encoder_block"]
     plain = block(X, p, 4, norm_first=norm_first)
     assert np.array_equal(block(X, p, 4, norm_first=norm_first, p_drop=0.5, training=False), plain)
     noisy = block(X, p, 4, norm_first=norm_first, p_drop=0.5, training=True, rng=np.random.default_rng(3))

@@ -15,7 +15,7 @@ CI=true a missing torch is an error (CI installs requirements-torch.txt).
 import numpy as np
 import pytest
 
-from nbload import Chapter
+from nbload import Saved
 from torch_or_skip import FLOAT32_TOL, import_torch
 
 torch, pytestmark = import_torch("the Transformer decoder cross-checks")
@@ -30,7 +30,7 @@ MASKS = ["none", "causal", "tgt-padding", "src-padding", "causal+both-padding"]
 
 @pytest.fixture(scope="module")
 def ch14():
-    return Chapter("14_generation")   # run on first use, in the test: a failure, not an error
+    return Saved("14")   # attention_book.ch14, imported
 
 
 def t(a):

@@ -13,7 +13,7 @@ missing torch is an error (CI installs requirements-torch.txt).
 import numpy as np
 import pytest
 
-from nbload import Chapter
+from nbload import Saved
 from torch_or_skip import FLOAT32_TOL, import_torch
 
 torch, pytestmark = import_torch("the cross-checks")
@@ -29,12 +29,12 @@ DTYPES = [np.float32, np.float64]
 
 @pytest.fixture(scope="module")
 def ch5():
-    return Chapter("05_self_attention")      # run on first use, in the test: a failure, not an error
+    return Saved("05")   # attention_book.ch05: the chapter's own functions, imported
 
 
 @pytest.fixture(scope="module")
 def ch6():
-    return Chapter("06_positions_and_heads")
+    return Saved("06")
 
 
 def draw(shape, dtype, seed):
@@ -130,7 +130,7 @@ def test_multi_head_matches_torch_multihead_attention(ch6, dtype, d_model, h, n_
 
 def tiled():
     """Chapter 11's tiled_attention; a chapter that fails to run or lacks it fails the test."""
-    return Chapter("11_exact_attention_linear_memory")["tiled_attention"]
+    return Saved("11")["tiled_attention"]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float32", "float64"])
@@ -169,7 +169,7 @@ def test_batch_dimensions_on_any_input_broadcast_like_torch(ch5, batches, causal
 @pytest.mark.parametrize("H,W", [(9, 11), (3, 4)])
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6, 7])
 def test_conv_same_matches_torch_padding_same(k, H, W):
-    conv_same = Chapter("12_channel_spatial_attention")["conv_same"]
+    conv_same = Saved("12")["conv_same"]
     rng = np.random.default_rng(10 + k)
     x, kernel = rng.standard_normal((2, H, W)), rng.standard_normal((2, k, k))
     with torch.no_grad():

@@ -16,14 +16,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from nbload import Chapter
+from nbload import Saved
 
 settings.register_profile("book", max_examples=60, deadline=None)
 settings.load_profile("book")
 
-ch5 = Chapter("05_self_attention")
-ch10 = Chapter("11_exact_attention_linear_memory")
-ch11 = Chapter("12_channel_spatial_attention")
+ch5 = Saved("05")
+ch11 = Saved("11")
+ch12 = Saved("12")
 
 
 def softmax(S):
@@ -108,7 +108,7 @@ def test_loops_and_matrix_form_agree(data):
 
 def tiled():
     """Chapter 11's tiled_attention; a chapter that fails to run or lacks it fails the test."""
-    return ch10["tiled_attention"]
+    return ch11["tiled_attention"]
 
 
 @given(qkv(np.float32, same_n=True), st.integers(1, 20), st.booleans())
@@ -195,7 +195,7 @@ def test_chapter5_attention_broadcasts_batch_dimensions(data, causal):
 @given(batched(with_mask=False), st.booleans())
 def test_chapter10_attention_broadcasts_batch_dimensions(data, causal):
     Q, K, V = data
-    O = ch10["attention"](Q, K, V, causal)
+    O = ch11["attention"](Q, K, V, causal)
     np.testing.assert_allclose(O, reference(Q, K, V, causal=causal), **tolerance(Q.dtype))
 
 
@@ -251,7 +251,7 @@ def rows_with_minus_inf(draw):
 @example((np.full((1, 5), -np.inf), 2))
 def test_online_stats_survive_blocks_that_are_all_minus_inf(data):
     S, block = data
-    ns = ch10
+    ns = ch11
     M, L = ns["online_stats"](S, block)
     for r, s in enumerate(S):
         ms, ls = ns["online_softmax_stats"](s, block)
@@ -285,7 +285,7 @@ def conv_reference(x, kernel):
 
 @given(st.integers(1, 3), st.integers(1, 8), st.integers(1, 8), st.integers(1, 6), st.data())
 def test_conv_same_keeps_the_size_for_odd_and_even_kernels(c, H, W, k, data):
-    conv_same = ch11["conv_same"]
+    conv_same = ch12["conv_same"]
     x = data.draw(arrays(np.float64, (c, H, W), elements=unit))
     kernel = data.draw(arrays(np.float64, (c, k, k), elements=unit))
     out = conv_same(x, kernel)

@@ -12,17 +12,18 @@ matplotlib.use("Agg")
 from conftest import NOTEBOOKS, ROOT
 from nbload import namespace
 
-SETUP = (ROOT / "tools" / "setup_cell.py").read_text()
+from nbtools import book_namespace, reset_book  # noqa: E402
 
 
 def setup_namespace(static):
-    os.environ["ATTENTION_BOOK_STATIC"] = "1" if static else "0"
-    try:
-        ns = {}
-        exec(compile(SETUP, "setup_cell.py", "exec"), ns)
-    finally:
-        os.environ.pop("ATTENTION_BOOK_STATIC")
-    return ns
+    """What the setup cell gives a chapter (attention_book), in static or live mode."""
+    return book_namespace(static)
+
+
+@pytest.fixture(autouse=True)
+def _live_again():
+    yield
+    reset_book()
 
 
 def draw(fig):
@@ -121,33 +122,49 @@ def test_describe_names_titles_labels_and_colour_scale():
 def test_chinese_labels_use_the_book_font_where_it_is_found(monkeypatch):
     monkeypatch.chdir(ROOT / "notebooks")
     ns = setup_namespace(static=False)
-    assert ns["CJK_FONT"], "the setup cell did not find notebooks/fonts/BookCJK-Regular.otf"
+    assert ns["CJK_FONT"], "the setup cell did not find attention_book/fonts/BookCJK-Regular.otf"
     assert ns["zh"]("我", "wo") == "我"
 
 
 def test_chinese_labels_fall_back_to_pinyin_without_a_font(monkeypatch, tmp_path):
-    """As on Colab: no book font next to the notebook and no system CJK font."""
+    """With neither the book's font (a package copied without attention_book/fonts/)
+    nor a system CJK font, labels fall back to pinyin instead of boxes."""
     from matplotlib import font_manager
+
+    from attention_book import style
     cjk = {"Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "SimHei", "Microsoft YaHei",
            "PingFang SC"}
     monkeypatch.setattr(font_manager.fontManager, "ttflist",
                         [f for f in font_manager.fontManager.ttflist if f.name not in cjk])
-    monkeypatch.chdir(tmp_path)           # no fonts/, notebooks/fonts/, ../notebooks/fonts/ here
-    family = list(matplotlib.rcParams["font.family"])
-    try:
-        ns = setup_namespace(static=False)
-    finally:
-        matplotlib.rcParams["font.family"] = family
-    assert ns["CJK_FONT"] is None, f"a CJK font was found though none should be: {ns['CJK_FONT']}"
-    assert ns["zh"]("我", "wo") == "wo"
+    monkeypatch.setattr(style, "FONT", tmp_path / "missing.otf")
+    found = style._cjk_font()
+    assert found is None, f"a CJK font was found though none should be: {found}"
+    monkeypatch.setattr(style, "CJK_FONT", found)
+    assert style.zh("我", "wo") == "wo"
+
+
+def test_the_book_font_comes_with_the_package_wherever_the_notebook_runs(monkeypatch, tmp_path):
+    """The figures' Chinese font is found from any folder (Colab included): it is package data."""
+    from attention_book import style
+    monkeypatch.chdir(tmp_path)
+    assert style.FONT.is_file() and style._cjk_font() == style.CJK_FONT
 
 
 @pytest.mark.parametrize("value", [3, 2.5])
 def test_glue_records_python_numbers_and_enforces_its_check(value):
     import numpy as np
+    from attention_book import course
     ns = setup_namespace(static=False)
     glued = []
-    ns["_myst_glue"] = lambda name, v, display: glued.append((name, v, display))
+    saved, course._myst_glue = course._myst_glue, lambda name, v, display: glued.append((name, v, display))
+    try:
+        _glue_checks(ns, glued, value)
+    finally:
+        course._myst_glue = saved
+
+
+def _glue_checks(ns, glued, value):
+    import numpy as np
     ns["glue"]("x", np.float64(value))
     ns["glue"]("y", np.int64(3), check=lambda v: v == 3)
     assert glued == [("x", value, False), ("y", 3, False)]

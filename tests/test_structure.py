@@ -9,7 +9,8 @@ from fontTools.ttLib import TTFont
 
 from conftest import NOTEBOOKS, ROOT, calls, code_cells, read
 
-SETUP = (ROOT / "tools" / "setup_cell.py").read_text().strip()
+from nbtools import setup_source  # noqa: E402
+SETUP = setup_source()
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
@@ -47,6 +48,61 @@ def test_setup_cell_is_in_sync(notebook):
     first = code_cells(nb)[0]
     assert "book-setup" in first.metadata.get("tags", []), "first code cell is not the setup cell"
     assert first.source.strip() == SETUP, f"{path.name}: setup cell differs; run `make sync`"
+
+
+def test_setup_cell_is_a_few_lines_the_reader_sees(notebook):
+    """The first code cell imports the book's package and is shown like any cell: not
+    folded in the book (hide-input) nor in Jupyter and Colab (jupyter.source_hidden)."""
+    path, nb = notebook
+    first = code_cells(nb)[0]
+    assert len(first.source.splitlines()) <= 8, f"{path.name}: the setup cell has grown"
+    assert "from attention_book.book import *" in first.source
+    assert not {"hide-input", "remove-input", "remove-cell"} & set(first.metadata.get("tags", [])), \
+        f"{path.name}: the setup cell is folded in the book"
+    assert not first.metadata.get("jupyter", {}).get("source_hidden"), \
+        f"{path.name}: the setup cell opens folded in Jupyter and Colab"
+
+
+def test_notebooks_store_no_widget_state():
+    """Committed notebooks carry no embedded widget state (the book build makes it anew),
+    so a two-line code change is a diff of about that size; the Chinese ones neither."""
+    heavy = [str(p.relative_to(ROOT)) for p in NOTEBOOKS + sorted((ROOT / "zh" / "notebooks").glob("*.ipynb"))
+             if "widgets" in read(p).metadata]
+    assert not heavy, f"widget state stored in {heavy}: run `make sync`"
+
+
+def test_the_package_is_what_the_chapters_make():
+    """attention_book/chNN.py is what tools/package.py makes of the chapters' #@save cells,
+    every saved function's names are defined in its module, and every module imports."""
+    import importlib
+    import package
+    for chapter in package.chapters():
+        text, path = package.module_source(chapter), package.module_path(chapter)
+        if text is None:
+            assert not path.exists(), f"{path.name}: {chapter.name} saves nothing now; run `make package`"
+            continue
+        assert path.exists() and path.read_text() == text, \
+            f"{path.relative_to(ROOT)} is not what {chapter.name} makes: run `make package`"
+        assert not package.undefined_names(text), (path.name, package.undefined_names(text))
+        importlib.import_module(f"attention_book.{path.stem}")
+
+
+def test_a_later_chapter_imports_an_earlier_ones_function_instead_of_a_copy():
+    """No chapter redefines a function that an earlier chapter saved and it imports,
+    and no cell is a hidden copy of earlier code (the `carried-over` tag is gone)."""
+    import package
+    for path in NOTEBOOKS:
+        nb = read(path)
+        imported = set()
+        for cell in code_cells(nb):
+            assert "carried-over" not in cell.metadata.get("tags", []), f"{path.name}: a hidden copy"
+            for m in package.IMPORT.finditer(cell.source):
+                imported |= {n.strip() for n in m.group().split(" import ", 1)[1].split(",")}
+        for cell in code_cells(nb):
+            for node in ast.parse(cell.source).body:
+                if isinstance(node, ast.FunctionDef):
+                    assert node.name not in imported, \
+                        f"{path.name} imports {node.name} from an earlier chapter and defines it again"
 
 
 def test_has_sliders_for_d_k_and_n(notebook):
@@ -133,7 +189,7 @@ def book_text_files():
     except (OSError, subprocess.CalledProcessError):   # not a git checkout
         names = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()
                  and not any(part.startswith((".", "_build")) for part in p.relative_to(ROOT).parts)]
-    skip = ("book/_assets/vendor/", "notebooks/fonts/", "book/_assets/fonts/")
+    skip = ("book/_assets/vendor/", "attention_book/fonts/", "book/_assets/fonts/")
     suffixes = {".ipynb", ".md", ".py", ".yml", ".yaml", ".po", ".pot", ".html", ".css", ".js",
                 ".bib", ".txt", ".cfg"}
     return [ROOT / n for n in names if not n.startswith(skip) and Path(n).suffix in suffixes
@@ -147,7 +203,7 @@ def test_both_book_fonts_cover_every_chinese_character_the_book_uses():
         for ch in CJK.findall(path.read_text(encoding="utf-8", errors="ignore")):
             used.setdefault(ch, path.relative_to(ROOT))
     assert len(used) > 200, f"only {len(used)} Chinese characters found: is the scan broken?"
-    for font in (ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf",
+    for font in (ROOT / "attention_book" / "fonts" / "BookCJK-Regular.otf",
                  ROOT / "book" / "_assets" / "fonts" / "BookCJK-Regular.woff2",
                  ROOT / "book" / "_assets" / "fonts" / "BookCJK-Bold.woff2",
                  ROOT / "book" / "_assets" / "fonts" / "BookMono-Regular.woff2"):
@@ -210,3 +266,33 @@ def test_vendored_html_manager_is_patched():
     guarded = "processMessage(e){super.processMessage(e),this._view&&this._view.processLuminoMessage(e)}"
     assert unguarded not in js, "re-apply PATCHES.txt to the vendored html-manager"
     assert js.count(guarded) == 2
+
+
+EXACT = re.compile(r"\b(?:np\.)?(?:array_equal|array_equiv|testing\.assert_array_equal|testing\.assert_equal)\(")
+
+
+def exact_float_comparisons(source):
+    """Lines of a chapter's code that compare arrays bit for bit (array_equal, array_equiv,
+    assert_array_equal) without a `# exact: <why>` note on the line, the line above, or the
+    cell's first line: the last bits of what BLAS computes move with the CPU, kernel and
+    thread count, so a computed float is compared with a tolerance (np.allclose)."""
+    lines = source.splitlines()
+    cell_note = bool(lines) and lines[0].lstrip().startswith("# exact:")
+    return [line.strip() for k, line in enumerate(lines)
+            if EXACT.search(line.split("#")[0]) and not cell_note and "# exact:" not in line
+            and not (k and lines[k - 1].lstrip().startswith("# exact:"))]
+
+
+def test_no_chapter_compares_computed_floats_bit_for_bit(notebook):
+    path, nb = notebook
+    found = [(i, line) for i, c in enumerate(code_cells(nb)) for line in exact_float_comparisons(c.source)]
+    assert not found, (f"{path.name}: exact comparison of arrays (use np.allclose with a tolerance, "
+                       f"or say why it is exact with '# exact: ...'): {found}")
+
+
+def test_the_exact_comparison_scan_catches_what_it_should():
+    assert exact_float_comparisons("assert np.array_equal(A[0], A[4])")
+    assert exact_float_comparisons("ok = np.testing.assert_array_equal(O, O2)")
+    assert not exact_float_comparisons("assert np.allclose(A[0], A[4], atol=1e-12)")
+    assert not exact_float_comparisons("# exact: boolean masks\nassert np.array_equal(m, keep)")
+    assert not exact_float_comparisons("x = 1  # np.array_equal(a, b) in a comment")

@@ -165,6 +165,10 @@ def rerun(path, wrappers, until=None):
     ns, results, glued, failed = {"__name__": "__main__"}, [], [], []
     old = os.getcwd()
     os.environ.pop("ATTENTION_BOOK_STATIC", None)
+    from attention_book import course
+    from nbtools import reset_book
+    reset_book()
+    myst_glue, course._myst_glue = course._myst_glue, None   # glue records here, shows nothing
     os.chdir(path.parent)
     try:
         for i, cell in enumerate(cells):
@@ -184,7 +188,7 @@ def rerun(path, wrappers, until=None):
                     original(name, value, check)          # raises if check(value) fails
                     value = value.item() if hasattr(value, "item") else value
                     glued.append((name, pretty(value)))
-                ns["glue"], ns["_myst_glue"] = glue, None
+                ns["glue"] = glue
                 ns["sliders"] = lambda *args, **kwargs: None
             for name, wrap in wrappers.items():
                 if name in ns and not getattr(ns[name], "perturbed", False):
@@ -194,6 +198,7 @@ def rerun(path, wrappers, until=None):
             if cell.get("id") == until:
                 break
     finally:
+        course._myst_glue = myst_glue
         os.chdir(old)
     missing = [name for name, f in wrappers.items() if not getattr(ns.get(name), "perturbed", False)]
     assert not missing, f"{path.stem} defines no {missing}: update PERTURBATIONS"

@@ -2,7 +2,7 @@
 
 Two files, from one font and the book's own text:
 
-- notebooks/fonts/BookCJK-Regular.otf, for matplotlib (figure labels): the 3755
+- attention_book/fonts/BookCJK-Regular.otf, for matplotlib (figure labels): the 3755
   characters of GB2312 level 1 (the most common simplified Chinese
   characters), CJK punctuation, full-width forms, and every Chinese character
   the book uses, so a chapter can put ordinary Chinese words in a figure
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTO = Path("/usr/share/fonts/opentype/noto")
 SRC = NOTO / "NotoSansCJK-Regular.ttc"
 SRC_BOLD = NOTO / "NotoSansCJK-Bold.ttc"
-OTF = ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf"
+OTF = ROOT / "attention_book" / "fonts" / "BookCJK-Regular.otf"
 WOFF2 = ROOT / "book" / "_assets" / "fonts" / "BookCJK-Regular.woff2"
 WOFF2_BOLD = ROOT / "book" / "_assets" / "fonts" / "BookCJK-Bold.woff2"
 # printed output in the Chinese edition: Noto Sans Mono CJK SC, whose Latin letters are
@@ -49,7 +49,7 @@ UNICODE_RANGE = "U+3000-303F, U+3400-4DBF, U+4E00-9FFF, U+F900-FAFF, U+FF00-FFEF
 # configuration, templates, tools, tests, translations), vendored code aside.
 SUFFIXES = {".ipynb", ".md", ".py", ".yml", ".yaml", ".po", ".pot", ".html", ".css", ".js",
             ".bib", ".txt", ".cfg"}
-SKIP = ("book/_assets/vendor/", "notebooks/fonts/", "book/_assets/fonts/")
+SKIP = ("book/_assets/vendor/", "attention_book/fonts/", "book/_assets/fonts/")
 
 
 def text_files(root=ROOT):

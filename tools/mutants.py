@@ -8,7 +8,7 @@
 
 Each mutation is a one-token slip a developer could make: an exact `old` ->
 `new` replacement in one file (in a notebook: inside its code cells; in a .po
-catalog: on the catalog text) or in several (a change to tools/setup_cell.py
+catalog: on the catalog text) or in several (a change to the package attention_book/
 goes into every notebook's setup cell, as `make sync` would; a chapter-5
 function also into chapter 6's carried-over copy). `old` must occur exactly
 `count` times (default once) in each file, or the tool stops before running
@@ -59,7 +59,9 @@ def course(nn):
     return ("tests/test_course.py", "-k", f"{nn}_")
 
 
-SETUP = ("tools/setup_cell.py", *NOTEBOOKS)      # the setup cell, synced into every notebook
+COURSE = "attention_book/course.py"      # the book's package: quiz, feedback, rounded, glue
+FIGURES = "attention_book/figures.py"    # sliders and their frames
+I18N = "attention_book/i18n.py"          # the translation runtime
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ def M(id, what, files, old, new, *tests, count=1):
 MUTATIONS = [
     # ---- the ten of the audit (issue 29)
     M("rounded-last-digit", "rounded() accepts an answer whose last digit is off by one (0.5 → 1.5 units)",
-      SETUP, "off(a) <= 0.5 * unit * (1 + 1e-9)", "off(a) <= 1.5 * unit * (1 + 1e-9)",
+      COURSE, "off(a) <= 0.5 * unit * (1 + 1e-9)", "off(a) <= 1.5 * unit * (1 + 1e-9)",
       ("tests/test_course.py", "-k", "test_rounded_ or numeric_exercises")),
     M("quiz-flip", "a quiz's right answer flipped to a wrong option (ch04, self-attention question: 1 → 0)",
       nb("04"), "Its weight matrix is symmetric: A[i, j] = A[j, i]\"],\n     1,",
@@ -104,14 +106,14 @@ MUTATIONS = [
       ("tests/test_properties.py", "-k", "tiled"), ("tests/test_crosscheck_torch.py", "-k", "tiled"), nbval("11"),
       count=5),
     M("frames-key-first-slider", "slider frame cache keyed on the first slider only (Frames.__call__)",
-      SETUP, "key = tuple(params.items())\n", "key = tuple(params.items())[:1]\n",
+      FIGURES, "key = tuple(params.items())\n", "key = tuple(params.items())[:1]\n",
       ("tests/test_sliders.py", "-k", "change")),
     M("ch07-saturated-share", "chapter 7's glued ch07_saturated_share 0.72 → 0.83 (threshold 0.99 → 0.9 in the code)",
       nb("07"), "saturated_share.append(np.mean(A.max(axis=1) > 0.99))",
       "saturated_share.append(np.mean(A.max(axis=1) > 0.9))",
       ("tests/test_structure.py", "-k", "07"), nbval("07")),
-    M("ch05-scale", "chapter 5's attention loses its 1/√d_k (and chapter 6's carried-over copy)",
-      (nb("05"), nb("06")), "S = Q @ np.swapaxes(K, -1, -2) / math.sqrt(d_k)          # scores",
+    M("ch05-scale", "chapter 5's attention loses its 1/√d_k (chapter 6 imports it: attention_book.ch05)",
+      nb("05"), "S = Q @ np.swapaxes(K, -1, -2) / math.sqrt(d_k)          # scores",
       "S = Q @ np.swapaxes(K, -1, -2)          # scores",
       ("tests/test_properties.py", "-k", "chapter5 or scaling or loops"),
       ("tests/test_crosscheck_torch.py", "-k", "test_plain"), nbval("05")),
@@ -133,7 +135,7 @@ MUTATIONS = [
       nb("04"), "attention_layer(X_tgt, X_src, W_Q, W_K, W_V)", "attention_layer(X_tgt, X_tgt, W_Q, W_K, W_V)",
       course("04"), nbval("04")),
     M("ch05-mask-sign", "ch05 apply_masks(): a float mask subtracted instead of added (and ch06's copy)",
-      (nb("05"), nb("06")), "S = S + mask.astype(S.dtype)", "S = S - mask.astype(S.dtype)",
+      nb("05"), "S = S + mask.astype(S.dtype)", "S = S - mask.astype(S.dtype)",
       ("tests/test_properties.py", "-k", "masked or chapter5"),
       ("tests/test_crosscheck_torch.py", "-k", "mask"), nbval("05")),
     M("ch06-key-source", "ch06 multi_head_attention(): keys projected from X_q instead of X_kv",
@@ -163,7 +165,7 @@ MUTATIONS = [
 
     # ---- more slips in the chapters' core code
     M("ch05-causal-offset", "ch05 apply_masks(): causal mask lets each query see one future key (tril k=1)",
-      (nb("05"), nb("06")), "np.tril(np.ones((n_q, n_k), dtype=bool))",
+      nb("05"), "np.tril(np.ones((n_q, n_k), dtype=bool))",
       "np.tril(np.ones((n_q, n_k), dtype=bool), 1)",
       ("tests/test_properties.py", "-k", "chapter5"), ("tests/test_crosscheck_torch.py", "-k", "causal"),
       nbval("05")),
@@ -177,16 +179,16 @@ MUTATIONS = [
 
     # ---- the tools
     M("rounded-unit-sign", "rounded(): unit = 10**decimals instead of 10**-decimals",
-      SETUP, "unit = 10.0 ** -decimals", "unit = 10.0 ** decimals",
+      COURSE, "unit = 10.0 ** -decimals", "unit = 10.0 ** decimals",
       ("tests/test_course.py", "-k", "test_rounded_ or numeric_exercises")),
     M("quiz-one-based", "quiz(): `correct` read as 1-based (the option after the right one marked right)",
-      SETUP, 'if i == correct else tr("✗ Not quite. ")', 'if i + 1 == correct else tr("✗ Not quite. ")',
+      COURSE, 'if i == correct else tr("✗ Not quite. ")', 'if i + 1 == correct else tr("✗ Not quite. ")',
       ("tests/test_answer_key.py",), ("tests/test_course.py", "-k", "quiz")),
     M("sliders-start-ignored", "sliders(): the static stacks start at the first value, ignoring `start`",
-      SETUP, 'selected_index=list(values[names[depth]]).index(start[names[depth]]))', "selected_index=0)",
+      FIGURES, 'selected_index=list(values[names[depth]]).index(start[names[depth]]))', "selected_index=0)",
       ("tests/test_sliders.py",)),
     M("tr-fallback-empty", "tr(): a text with no translation becomes '' instead of staying English",
-      SETUP, "hit = BOOK_MESSAGES.get(text)\n", 'hit = BOOK_MESSAGES.get(text, "")\n',
+      I18N, "hit = MESSAGES.get(text)\n", 'hit = MESSAGES.get(text, "")\n',
       ("tests/test_i18n.py", "-k", "tr_"), ("tests/test_i18n.py",)),
     M("i18n-publish-fuzzy", "i18n.py build: fuzzy translations count as done (a changed English page stays published)",
       "tools/i18n.py", 'if not e.obsolete and e.msgstr and "fuzzy" not in e.flags}',
@@ -317,6 +319,7 @@ def run_pytest(scratch, args, timeout, deselect=(), first_only=True):
     deselect: node ids left out (they fail without any mutation). first_only: stop
     at the first failure (-x)."""
     env = {k: v for k, v in os.environ.items() if k not in ("ATTENTION_BOOK_STATIC", "PYTEST_ADDOPTS")}
+    env["PYTHONPATH"] = str(scratch)   # the scratch copy's attention_book, not the editable install's
     args = list(args)
     while args and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", args[0]):
         key, value = args.pop(0).split("=", 1)
@@ -359,14 +362,16 @@ def run_pytest(scratch, args, timeout, deselect=(), first_only=True):
 
 
 def build_zh(scratch, timeout):
-    """`python tools/i18n.py build` in the scratch copy, as `make book` does first: zh/ is then
+    """`python tools/package.py` and `python tools/i18n.py build` in the scratch copy, as
+    `make book` does first: the chapters' modules (attention_book/chNN.py) and zh/ are then
     what this copy's notebooks, catalogs and tools make. Returns why it failed, or None."""
-    build = subprocess.run([python_of(scratch), "tools/i18n.py", "build"], cwd=scratch,
-                           capture_output=True, text=True, timeout=timeout)
-    if build.returncode == 0:
-        return None
-    tail = (build.stdout + build.stderr).strip().splitlines()[-1:] or [""]
-    return f"`i18n.py build` failed: {tail[0][:160]}"
+    for step in ("package.py", "i18n.py build"):
+        build = subprocess.run([python_of(scratch), *f"tools/{step}".split()], cwd=scratch,
+                               capture_output=True, text=True, timeout=timeout)
+        if build.returncode != 0:
+            tail = (build.stdout + build.stderr).strip().splitlines()[-1:] or [""]
+            return f"`{step}` failed: {tail[0][:160]}"
+    return None
 
 
 def run_mutation(m, files, timeout, keep=False, known=None, log=print):

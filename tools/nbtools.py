@@ -16,9 +16,26 @@ NOTEBOOKS = ROOT / "notebooks"
 SETUP_TAG = "book-setup"
 
 
+def repository():
+    """The book's GitHub repository (`repository.url` in _config.yml), or "" when it has none."""
+    import yaml
+    return (yaml.safe_load((ROOT / "_config.yml").read_text()).get("repository") or {}).get("url") or ""
+
+
 def setup_source():
-    """The setup cell every chapter starts with."""
-    return (ROOT / "tools" / "setup_cell.py").read_text().strip()
+    """The setup cell every chapter starts with: tools/setup_cell.py, installing the
+    book's package from `repository.url` of _config.yml where it is missing (Colab);
+    a book with no repository says how to get the package instead."""
+    text = (ROOT / "tools" / "setup_cell.py").read_text().strip()
+    url = repository()
+    if url:
+        return text.replace("git+REPOSITORY", f"git+{url}")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "subprocess.run" in line)
+    lines[at - 2:at + 1] = ["except ImportError:  # not installed here: say how to get it",
+                            '    raise ImportError("this chapter needs the book\'s package attention_book: "',
+                            '                      "run `make lab` in a clone of the book, or `pip install` the clone")']
+    return "\n".join(lines)
 
 
 def notebooks(args=()):
@@ -68,10 +85,32 @@ def sync(paths):
             first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
             nb.cells.insert(first_code, cell)
         cell.source = setup_source()
-        cell.metadata["tags"] = [SETUP_TAG, "hide-input"]
+        cell.metadata["tags"] = [SETUP_TAG]  # a few lines a reader understands: shown, not folded
+        cell.metadata.pop("jupyter", None)
+        cell.metadata.pop("mystnb", None)
         tidy_exercises(nb)
+        nb.metadata.pop("widgets", None)  # widget state: the book build makes it anew
         nbformat.write(nb, path)
         print("synced", path.relative_to(ROOT))
+
+
+def book_namespace(static=False):
+    """The names a chapter's setup cell gives it (`from attention_book.book import *`)
+    and the package's own private ones, for tests and benchmarks; in English, and
+    in static (the HTML book's) or live mode."""
+    from attention_book import book, course, figures, i18n, playground, style
+    reset_book(static)
+    ns = {}
+    for module in (i18n, style, figures, course, playground, book):
+        ns.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
+    return ns
+
+
+def reset_book(static=False):
+    """The package as a new kernel has it: English (no language set), live or static mode."""
+    from attention_book import i18n, style
+    i18n.use_language(None, {})
+    style.STATIC = static
 
 
 def run_code(path, after_setup=None, after_cell=None):
@@ -93,6 +132,7 @@ def run_code(path, after_setup=None, after_cell=None):
     ns = {"__name__": "__main__"}
     old = os.getcwd()
     os.environ.pop("ATTENTION_BOOK_STATIC", None)
+    reset_book()
     os.chdir(path.parent)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
@@ -106,6 +146,7 @@ def run_code(path, after_setup=None, after_cell=None):
                 plt.close("all")
     finally:
         os.chdir(old)
+        reset_book()  # a Chinese notebook's language does not outlive its run
     return ns
 
 
@@ -144,7 +185,7 @@ def execute(paths):
         nb = nbformat.read(path, as_version=4)
         client = NotebookClient(nb, timeout=600, kernel_name="python3",
                                 resources={"metadata": {"path": str(path.parent)}},
-                                store_widget_state=True)
+                                store_widget_state=False)  # the book build stores its own
         client.execute()
         for cell in nb.cells:  # keep stored files free of run-specific noise
             cell.metadata.pop("execution", None)

@@ -268,7 +268,7 @@ def html_pdf(edition):
         matplotlib.use("Agg")
         from matplotlib import font_manager
         from matplotlib.figure import Figure
-        font = ROOT / "notebooks" / "fonts" / "BookCJK-Regular.otf"
+        font = ROOT / "attention_book" / "fonts" / "BookCJK-Regular.otf"
         family = ["DejaVu Sans"]
         if font.exists():
             font_manager.fontManager.addfont(str(font))

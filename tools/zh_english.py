@@ -169,6 +169,11 @@ def run_notebook(path, setup=None, namespace=False):
     cwd = os.getcwd()
     os.chdir(Path(__file__).resolve().parents[1] / "notebooks")  # fonts/ and data, as for the English notebook
     old_draw = Figure.draw
+    from attention_book import course, figures, i18n, playground, style
+    book_modules = (figures, course, playground)
+    old_widgets = [m.widgets for m in book_modules]
+    i18n.use_language(None, {})
+    style.STATIC = False
 
     def collect(fig):
         for t in fig.findobj(Text):
@@ -195,8 +200,8 @@ def run_notebook(path, setup=None, namespace=False):
                 with contextlib.redirect_stdout(out):
                     exec(compile(src, f"{path.name}[{i}]", "exec"), ns)
                     if "book-setup" in cell.metadata.get("tags", []):
-                        ns["widgets"] = None           # sliders: the first setting, drawn by plt.show
-                        ns["STATIC"] = False
+                        for module in book_modules:    # sliders: the first setting, drawn by plt.show
+                            module.widgets = None
                         ns["plt"].show = show
                         inner = Figure.draw
 
@@ -210,6 +215,9 @@ def run_notebook(path, setup=None, namespace=False):
                 errors.append(f"cell {i}: {type(e).__name__}: {e}")
     finally:
         Figure.draw = old_draw
+        for module, w in zip(book_modules, old_widgets):
+            module.widgets = w
+        i18n.use_language(None, {})  # the language does not outlive the run
         plt.close("all")
         os.chdir(cwd)
     result = out.getvalue().splitlines(), texts, errors

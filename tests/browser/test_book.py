@@ -8,6 +8,7 @@ test-browser` runs the English pages and the Chinese ones (-k "zh/") in two
 processes, beside the live-kernel tests in a third."""
 import os
 import re
+import sys
 
 import pytest
 
@@ -428,8 +429,9 @@ def test_playground_computes_attention_in_the_page(loaded, page):
     (Its time per move is a budget in benchmarks/playground.py, not a test.)"""
     import numpy as np
     from conftest import ROOT
-    ns = {}
-    exec(compile((ROOT / "tools" / "setup_cell.py").read_text(), "setup_cell.py", "exec"), ns)
+    sys.path.insert(0, str(ROOT / "tools"))
+    from nbtools import book_namespace
+    ns = book_namespace()
     ctx, tab, log = loaded(page)
     el = tab.locator(".attention-playground").first
     el.wait_for(state="visible", timeout=15000)
