@@ -6,6 +6,7 @@
   edition: that fails here);
 - zh/ is what a fresh `build` makes, and the code cells of the Chinese
   notebooks are the English ones, the setup cell being tools/setup_cell.py
+  (its comments translated) followed by the language cell
   (so nbval on notebooks/ covers their code; the book build executes them);
 - one Chinese name per term (score 分数 before softmax, weight 权重 after);
 - every published page is mostly Chinese (≥ 80% of its words), no code message

@@ -18,8 +18,9 @@ Catalogs (polib; any PO editor opens them):
 - locales/zh_CN/book/<page>.po: one message per top-level Markdown block
   (msgctxt = the section's anchor and the block's number in it); the glossary
   one message per term (msgctxt "term: <English headword>").
-- locales/zh_CN/setup.po: the setup cell's own words (quiz marks, feedback,
-  alt-text words) and the code prompts ("Show the figure code").
+- locales/zh_CN/setup.po: the package's own words (attention_book/: quiz marks,
+  feedback, alt-text words, the playground's labels), the setup cell's comments
+  and the code prompts ("Show the figure code").
 - locales/zh_CN/_toc.po: the book title and the part captions.
 
 `extract` keeps every translation: a changed English text makes its message
@@ -28,9 +29,10 @@ obsolete (`#~`), and its translation is reused if the same English comes back.
 
 `build` publishes a chapter or page only when its catalog (and, for chapters,
 setup.po) is complete and has nothing fuzzy: the Chinese edition never shows a
-half-English page. Code cells are copied with only their comments translated; one hidden cell before the
-setup cell sets BOOK_LANGUAGE and BOOK_MESSAGES, which the setup cell's tr()
-uses to translate the text code makes (see tools/setup_cell.py).
+half-English page. Code cells are copied with only their comments translated; one hidden cell right
+after the setup cell sets BOOK_LANGUAGE and BOOK_MESSAGES and calls
+`print = use_language(...)`, with which the package's tr() translates the text
+code makes (attention_book/i18n.py states the rules).
 """
 import ast
 import copy

@@ -19,6 +19,18 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + \
     sorted((ROOT / "zh" / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+def test_the_books_package_is_installed_as_the_setup_cell_installs_it_on_colab():
+    """attention_book comes from a pip install of the repository (here the checkout,
+    offline: make's .venv-colab target), not from the working tree, and is current."""
+    import attention_book
+    installed = Path(attention_book.__file__).resolve().parent
+    assert ROOT not in installed.parents, f"attention_book is imported from the checkout: {installed}"
+    for source in sorted((ROOT / "attention_book").glob("*.py")) + [ROOT / "attention_book" / "playground.js"]:
+        assert (installed / source.name).read_text() == source.read_text(), \
+            f"{source.name}: the installed package is not the checkout's (run make .venv-colab/.installed)"
+    assert (installed / "fonts" / "BookCJK-Regular.otf").is_file(), "the figures' Chinese font was not installed"
+
+
 def test_this_is_the_colab_environment():
     assert ipywidgets.__version__.startswith("7.7"), ipywidgets.__version__
     with pytest.raises(ImportError):
