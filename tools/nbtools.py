@@ -32,9 +32,9 @@ def setup_source():
         return text.replace("git+REPOSITORY", f"git+{url}")
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if "subprocess.run" in line)
-    lines[at - 2:at + 1] = ["except ImportError:  # not installed here: say how to get it",
-                            '    raise ImportError("this chapter needs the book\'s package attention_book: "',
-                            '                      "run `make lab` in a clone of the book, or `pip install` the clone")']
+    lines[at - 2:at + 2] = ["except ImportError:  # not installed here: say how to get it",
+                            '    raise ImportError("the book\'s package attention_book: run `make lab` "',
+                            '                      "in a clone of the book, or `pip install` the clone")']
     return "\n".join(lines)
 
 
