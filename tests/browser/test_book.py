@@ -415,6 +415,34 @@ def test_every_slider_works_by_touch_on_a_phone(browser, server, page):
         ctx.close()
 
 
+FIGURE_SHAPE = """() => [...document.querySelectorAll('.cell_output img')]
+    .filter(i => i.naturalWidth && i.getBoundingClientRect().width > 0)
+    .map(i => { const r = i.getBoundingClientRect();
+                return {shown: r.width / r.height, drawn: i.naturalWidth / i.naturalHeight,
+                        width: Math.round(r.width), alt: (i.alt || "").slice(0, 60)}; })"""
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if "cell_output" in (HTML / p).read_text()])
+def test_a_phone_shows_every_figure_in_its_shape_and_no_page_slides_sideways(browser, server, page):
+    """At 390 x 844 (a phone): every figure (static images and slider frames alike, the
+    one on screen) keeps the aspect ratio it was drawn with, fits the screen, and the page
+    is no wider than the screen (nothing to scroll sideways), in both editions."""
+    ctx = browser.new_context(**PHONE)
+    try:
+        tab = ctx.new_page()
+        tab.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+        tab.goto(f"{server}/{page}", wait_until="load")
+        tab.wait_for_timeout(1500)
+        figures = tab.evaluate(FIGURE_SHAPE)
+        squashed = [f for f in figures if abs(f["shown"] / f["drawn"] - 1) > 0.03]
+        assert not squashed, f"{page}: {len(squashed)} of {len(figures)} figures squashed on a phone: {squashed[:3]}"
+        assert all(f["width"] <= 390 for f in figures), f"{page}: a figure wider than the phone's screen"
+        wide = tab.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 390, f"{page}: the page is {wide} px wide on a 390 px phone (it slides sideways)"
+    finally:
+        ctx.close()
+
+
 PLAYGROUND_PAGES = [p for p in SLIDER_PAGES   # an anywidget in the page's widget state
                     if re.search(r'"_model_module": *"anywidget"', (HTML / p).read_text())]
 SETTINGS = [(16, 64, 1.0, False, 0), (128, 512, 1.0, False, 0), (128, 512, 0.5, True, 3), (2, 1, 0.05, False, 9),
