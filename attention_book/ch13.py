@@ -20,7 +20,13 @@ def attention(Q, K, V, mask=None):
     Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v).
     mask: boolean, broadcastable to (..., n_q, n_k), True where query i may
     attend to key j. A query with no allowed key gets weights 0 and output 0.
+    Raises ValueError for a mask that is not boolean (an additive 0/−inf mask, say)
+    and for Q, K or V with inf or NaN.
     """
+    if mask is not None and np.asarray(mask).dtype != bool:
+        raise ValueError(f"mask must be boolean (True = may attend), not {np.asarray(mask).dtype}")
+    if not all(np.isfinite(M).all() for M in (Q, K, V)):
+        raise ValueError("Q, K and V must be finite: an inf or NaN would spread through the weights")
     d_k = Q.shape[-1]
     S = Q @ np.swapaxes(K, -1, -2) / math.sqrt(d_k)          # scores (..., n_q, n_k)
     if mask is not None:

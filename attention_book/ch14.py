@@ -23,12 +23,15 @@ def multi_head_attention(X, p, h, mask=None, memory=None, g=None):
     """
     Z = X if memory is None else memory
     g = h if g is None else g
+    if h % g or p["W_K"].shape[1] * h != p["W_Q"].shape[1] * g:
+        raise ValueError(f"h = {h} query heads need g dividing h and W_K with g·d_k columns: g = {g}, "
+                         f"W_Q {p['W_Q'].shape}, W_K {p['W_K'].shape}")
     Q = split_heads(X @ p["W_Q"] + p.get("b_Q", 0), h)          # (..., h, n_q, d_k)
     K = split_heads(Z @ p["W_K"] + p.get("b_K", 0), g)          # (..., g, n_k, d_k)
     V = split_heads(Z @ p["W_V"] + p.get("b_V", 0), g)
     K, V = np.repeat(K, h // g, axis=-3), np.repeat(V, h // g, axis=-3)   # one per query head
-    if mask is not None:
-        mask = np.expand_dims(mask, -3)                         # one mask for all heads
+    if mask is not None:                                        # one mask for all heads
+        mask = np.expand_dims(np.atleast_2d(mask), -3)
     O_heads, A = attention(Q, K, V, mask)
     return merge_heads(O_heads) @ p["W_O"] + p.get("b_O", 0), A
 
@@ -81,3 +84,37 @@ def decoder_block(Y, H, p, h, norm_first=False, tgt_mask=None, memory_mask=None)
     Y = ln(Y + self_attention(Y), 1)                          # post-norm
     Y = ln(Y + cross_attention(Y), 2)
     return ln(Y + feed_forward(Y, p), 3)
+
+
+# Defined in chapter 14, 14_generation.ipynb (cell c14-039)
+def start_cache(m, H, g):
+    """A sentence's cache: the source's keys and values for the cross-attention (computed
+    once) and the target's for the self-attention, which grow by one row per step."""
+    d_k = m["self"]["W_K"].shape[1] // g
+    return {"K_src": split_heads(H @ m["cross"]["W_K"], g), "V_src": split_heads(H @ m["cross"]["W_V"], g),
+            "K": np.zeros((g, 0, d_k), dtype=H.dtype), "V": np.zeros((g, 0, d_k), dtype=H.dtype)}
+
+
+# Defined in chapter 14, 14_generation.ipynb (cell c14-039)
+def attend(y, p, K, V, g):
+    """One new query row y (d_model,) against keys and values K, V (g, t, d_k)."""
+    h = p["W_Q"].shape[1] // K.shape[-1]
+    q = split_heads(y[None] @ p["W_Q"], h)                              # (h, 1, d_k)
+    O, A = attention(q, np.repeat(K, h // g, axis=0), np.repeat(V, h // g, axis=0))
+    return merge_heads(O)[0] @ p["W_O"], A[:, 0]                        # (d_model,), (h, t)
+
+
+# Defined in chapter 14, 14_generation.ipynb (cell c14-039)
+def decode_step(m, token, t, cache, g):
+    """Step t with a KV cache: the token at position t goes in, ONE new key and value are
+    appended; returns the logits of the next word and the cross-attention weights."""
+    if (g, t) != cache["K"].shape[:2] or not 0 <= token < len(m["E_tgt"]):
+        raise ValueError(f"step t = {t}, g = {g}, token {token}: the cache holds {cache['K'].shape[1]} "
+                         f"tokens of {cache['K'].shape[0]} key/value heads, the vocabulary {len(m['E_tgt'])}")
+    y0 = m["E_tgt"][token] + m["P_tgt"][t]                              # the new position only
+    k, v = split_heads(y0[None] @ m["self"]["W_K"], g), split_heads(y0[None] @ m["self"]["W_V"], g)
+    cache["K"] = np.concatenate([cache["K"], k], axis=1)                # (g, t + 1, d_k)
+    cache["V"] = np.concatenate([cache["V"], v], axis=1)
+    y1 = y0 + attend(y0, m["self"], cache["K"], cache["V"], g)[0]
+    M, A = attend(y1, m["cross"], cache["K_src"], cache["V_src"], g)
+    return (y1 + M) @ m["W_out"] + m["b_out"], A
