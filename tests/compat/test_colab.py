@@ -22,8 +22,11 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + \
 def test_the_books_package_is_installed_as_the_setup_cell_installs_it_on_colab():
     """attention_book comes from a pip install of the repository (here the checkout,
     offline: make's .venv-colab target), not from the working tree, and is current."""
-    import attention_book
-    installed = Path(attention_book.__file__).resolve().parent
+    import subprocess
+    import sys
+    where = subprocess.run([sys.executable, "-c", "import attention_book; print(attention_book.__file__)"],
+                           cwd=ROOT / "notebooks", capture_output=True, text=True, check=True).stdout
+    installed = Path(where.strip()).resolve().parent     # as the notebooks' kernel (cwd notebooks/) finds it
     assert ROOT not in installed.parents, f"attention_book is imported from the checkout: {installed}"
     for source in sorted((ROOT / "attention_book").glob("*.py")) + [ROOT / "attention_book" / "playground.js"]:
         assert (installed / source.name).read_text() == source.read_text(), \
