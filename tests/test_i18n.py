@@ -162,8 +162,8 @@ def test_one_chinese_name_per_term():
     bad = []
     for doc in PUBLISHED:
         for path, e in live_entries(doc):
-            if not e.msgstr or e.msgctxt in ("prompt",):
-                continue
+            if not e.msgstr or e.msgctxt in ("prompt",) or e.msgid in DATA_MESSAGES:
+                continue   # (data the model reads stays English)
             en, zh = e.msgid, prose(e.msgstr)
             if e.msgctxt == "code":  # a template's fields are code: {scores.std():.1f}
                 en = re.sub(r"\{[^{}]*\}", " ", en)
@@ -401,7 +401,9 @@ DATA_MESSAGES = {"the cat sat on the mat", "it was tired", "the mat sat on the c
                  "A translator uses it to find the source words that the next target word depends on; a language "
                  "model uses it to look back over everything written so far before it writes the next word, one "
                  "word at a time.",
-                 "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n"}
+                 "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
+                 # exercise 15.3's longer text, the paragraph continued (the model reads it)
+                 ' To do so, each word is given a query, a key and a value. The query of the word being read is compared with the key of every word before it, and the scores are turned into weights that sum to one; the output is the weighted sum of the values. Nothing in this rule prefers near words to far ones: the weights alone decide where the model looks. The price is that a model which writes a long text must keep the keys and values of everything it has written, and compare each new word with all of them, so every word costs more than the one before. A model that reads a stream without end cannot keep them all. It has to forget the oldest words, and the simplest way is a window: keep the keys of the last few hundred words and drop the rest. That keeps the cost of each new word fixed, however long the stream grows, but a word that leaves the window is gone for good.'}
 
 
 def test_no_code_message_is_translated_by_english():
