@@ -27,7 +27,8 @@ def test_the_books_package_is_installed_as_the_setup_cell_installs_it_on_colab()
     where = subprocess.run([sys.executable, "-c", "import attention_book; print(attention_book.__file__)"],
                            cwd=ROOT / "notebooks", capture_output=True, text=True, check=True).stdout
     installed = Path(where.strip()).resolve().parent     # as the notebooks' kernel (cwd notebooks/) finds it
-    assert ROOT not in installed.parents, f"attention_book is imported from the checkout: {installed}"
+    assert installed != (ROOT / "attention_book").resolve() and installed.parent.name == "site-packages", \
+        f"attention_book is not the installed copy but {installed}"
     for source in sorted((ROOT / "attention_book").glob("*.py")) + [ROOT / "attention_book" / "playground.js"]:
         assert (installed / source.name).read_text() == source.read_text(), \
             f"{source.name}: the installed package is not the checkout's (run make .venv-colab/.installed)"
