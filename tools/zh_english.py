@@ -66,7 +66,8 @@ NAMES = {"numpy", "python", "pytorch", "jupyter", "jupyterlab", "colab", "transf
          "notebook", "chromium", "firefox", "safari", "chrome", "github", "pypi", "xelatex", "latex", "logits",
          "ln", "sin", "cos", "var", "std", "sqrt", "diag", "lse", "tokenizer", "sphinx", "mathjax", "google",
          "openblas", "mkl", "macos", "linux", "windows", "anywidget", "ipywidgets", "matplotlib", "debian",
-         "webp", "png", "svg", "logit", "apache", "scikit", "learn", "longformer", "chatgpt", "gpt", "bert", "kv", "vs"}
+         "webp", "png", "svg", "logit", "apache", "scikit", "learn", "longformer", "chatgpt", "gpt", "bert", "kv", "vs",
+         "streamingllm"}
 UNITS = {"ms", "mb", "mib", "gib", "kib", "kb", "gb", "tb", "ns", "us", "hz", "ghz", "px", "dpi", "fps", "s"}
 
 
