@@ -266,6 +266,9 @@ def test_vendored_html_manager_is_patched():
     guarded = "processMessage(e){super.processMessage(e),this._view&&this._view.processLuminoMessage(e)}"
     assert unguarded not in js, "re-apply PATCHES.txt to the vendored html-manager"
     assert js.count(guarded) == 2
+    # every webpack runtime's public path (fonts, chunks) is the vendored folder
+    assert not re.search(r"\.p=`\$\{\w+\.origin\}", js), "re-apply PATCHES.txt (public path)"
+    assert js.count(".p=window.__jupyter_widgets_assets_path__||`") == 4
 
 
 EXACT = re.compile(r"\b(?:np\.)?(?:array_equal|array_equiv|testing\.assert_array_equal|testing\.assert_equal)\(")

@@ -34,6 +34,21 @@ def test_page_loads_offline_without_errors(loaded, page):
         assert tab.locator("text=/\\\\frac|\\\\sqrt/").count() == 0, "raw TeX is showing"
 
 
+def test_the_widget_icon_fonts_load_from_the_book(loaded):
+    """A widget that draws an icon (Font Awesome) makes the page fetch the icon font:
+    from the vendored widget manager's folder, not a path that 404s (PATCHES.txt)."""
+    ctx, tab, log = loaded("notebooks/08_long_range_dependencies.html")
+    fonts = []
+    tab.on("response", lambda r: fonts.append((r.status, r.url)) if re.search(r"\.(woff2?|ttf)$", r.url) else None)
+    tab.evaluate("""() => { for (const c of ['fa fa-play', 'fab fa-github', 'far fa-circle']) {
+      const i = document.createElement('i'); i.className = c; i.dataset.probe = '';
+      document.querySelector('.jupyter-widgets').appendChild(i); } }""")
+    tab.wait_for_timeout(1500)
+    tab.evaluate("() => document.querySelectorAll('[data-probe]').forEach(e => e.remove())")
+    assert any("vendor/html-manager/" in u for _, u in fonts), f"no icon font was fetched: {fonts}"
+    assert all(status < 400 for status, _ in fonts), f"icon fonts missing: {fonts}"
+
+
 HASH_VISIBLE = """root => Promise.all([...root.querySelectorAll('img')]
   .filter(img => img.offsetParent !== null && img.naturalWidth > 0)
   .map(img => fetch(img.src).then(r => r.arrayBuffer())
