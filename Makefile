@@ -25,7 +25,7 @@ AVX2_NUMERIC := OPENBLAS_CORETYPE=$(AVX2_CORE) OPENBLAS_NUM_THREADS=2 OMP_NUM_TH
 # the notebooks in two pytest workers, a notebook per worker (2 cores)
 XDIST := -n 2 --dist loadfile
 
-.PHONY: model package book pdf translations test lab sync execute font install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
+.PHONY: model package book pdf translations test lab sync execute font kernel install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -84,6 +84,7 @@ book: $(VENV)/.book-installed model
 	if [ $$zh -eq 0 ]; then tail -n 5 _build/zh/build.log; else cat _build/zh/build.log; fi; \
 	[ $$en -eq 0 ] && [ $$zh -eq 0 ]
 	cp -a _build/zh/_build/html _build/html/zh
+	$(BIN)/python tools/book_model.py
 	# what no reader's browser loads: source maps of the theme's minified files, the theme's own .po/.mo catalogs
 	find _build/html \( -name '*.map' -o -path '*/_static/locales' \) -prune -exec rm -rf {} +
 	@echo "The book is built. Open it: file://$(CURDIR)/_build/html/index.html (中文: _build/html/zh/index.html)"
@@ -110,6 +111,10 @@ package: $(VENV)/.book-installed
 # run every notebook in place, as stored in the repository (live sliders)
 execute: $(VENV)/.book-installed model
 	$(BIN)/python tools/nbtools.py execute
+
+# chapter 15's WebAssembly kernel, attention_book/web/kernel.wasm, from kernel.wat
+kernel: $(VENV)/.test-installed
+	$(BIN)/python tools/build_kernel.py
 
 # regenerate the CJK subset fonts from the book's own text (figures: .otf; the
 # HTML book: .woff2). Reads Debian's fonts-noto-cjk, installed here when root.
@@ -173,7 +178,7 @@ test-browser: $(VENV)/.test-installed
 # every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
 # and the book's package installed as the setup cell installs it on Colab
 # (pip install of the repository; here from the checkout, offline)
-.venv-colab/.installed: requirements-colab.txt pyproject.toml $(wildcard attention_book/*.py attention_book/*.js)
+.venv-colab/.installed: requirements-colab.txt pyproject.toml $(wildcard attention_book/*.py attention_book/*.js attention_book/web/*)
 	test -x .venv-colab/bin/python || $(PYTHON) -m venv .venv-colab
 	.venv-colab/bin/python -m pip install -q --upgrade pip
 	.venv-colab/bin/pip install -q -r requirements-colab.txt

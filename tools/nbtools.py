@@ -113,8 +113,9 @@ def reset_book(static=False):
     style.STATIC = static
 
 
-def run_code(path, after_setup=None, after_cell=None):
-    """Run a notebook's code cells in a plain namespace and return its globals.
+def run_code(path, after_setup=None, after_cell=None, until=None):
+    """Run a notebook's code cells in a plain namespace and return its globals
+    (with `until`, a cell id: only the cells up to that one, included).
 
     Live-slider mode, Agg backend, from the notebook's folder, printing
     nowhere. after_setup(ns), if given, runs right after the setup cell (the
@@ -144,6 +145,11 @@ def run_code(path, after_setup=None, after_cell=None):
                 if after_cell is not None:
                     after_cell(i, ns)
                 plt.close("all")
+                if until is not None and cell.get("id") == until:
+                    break
+            else:
+                if until is not None:
+                    raise KeyError(f"{path.name} has no code cell with id {until!r}")
     finally:
         os.chdir(old)
         reset_book()  # a Chinese notebook's language does not outlive its run

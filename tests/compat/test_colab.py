@@ -29,9 +29,11 @@ def test_the_books_package_is_installed_as_the_setup_cell_installs_it_on_colab()
     installed = Path(where.strip()).resolve().parent     # as the notebooks' kernel (cwd notebooks/) finds it
     assert installed != (ROOT / "attention_book").resolve() and installed.parent.name == "site-packages", \
         f"attention_book is not the installed copy but {installed}"
-    for source in sorted((ROOT / "attention_book").glob("*.py")) + [ROOT / "attention_book" / "playground.js"]:
-        assert (installed / source.name).read_text() == source.read_text(), \
-            f"{source.name}: the installed package is not the checkout's (run make .venv-colab/.installed)"
+    web = sorted((ROOT / "attention_book" / "web").iterdir())
+    for source in sorted((ROOT / "attention_book").glob("*.py")) + [ROOT / "attention_book" / "playground.js"] + web:
+        name = source.relative_to(ROOT / "attention_book")
+        assert (installed / name).read_bytes() == source.read_bytes(), \
+            f"{name}: the installed package is not the checkout's (run make .venv-colab/.installed)"
     assert (installed / "fonts" / "BookCJK-Regular.otf").is_file(), "the figures' Chinese font was not installed"
 
 

@@ -1,0 +1,303 @@
+"""Chapter 15's model computed in the page (attention_book/web/smollm2.js and the
+WebAssembly kernel web/kernel.wasm) against the chapter's own numpy code, in Chromium:
+the tokenizer's ids on every paragraph of the book in both languages, the logits and
+every layer's attention weights on prompts of every kind, a step through the KV cache;
+then the widget on the built chapter page, as a reader uses it, over http and from
+file://, in both editions, and its messages for bad input."""
+import base64
+import functools
+import http.server
+import json
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import HTML, ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import fetch_model  # noqa: E402
+from nbtools import run_code  # noqa: E402
+
+WEB = ROOT / "attention_book" / "web"
+PAGE = "notebooks/15_real_model.html"
+
+PROMPTS = [
+    "The capital of France is",
+    "我喜欢学习",
+    "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
+    "def f(x):\n\treturn x ** 2  # squares\r\n",
+    "12345 + 678 = 13023, and 3.14159 is π.",
+    "😀👍 emoji, ελληνικά, العربية, हिन्दी",
+    "odd\u00a0spaces\u3000and   runs\n\n\nof newlines",
+    "注意力机制：查询、键和值。Attention weights sum to 1.",
+    "The",
+    " a b c d e f g h i j k l m n o p q r s t u v w x y z " * 2,
+]
+
+
+@pytest.fixture(scope="module")
+def chapter():
+    """Chapter 15's code, run up to its forward pass (cell c15-171): the numpy reference."""
+    if not fetch_model.model_path().is_file():
+        pytest.skip("the model is not fetched: run `make model`")
+    ns = run_code(ROOT / "notebooks" / "15_real_model.ipynb", until="c15-171")
+    assert ns["MODEL"] is not None, "chapter 15 did not load the model"
+    return ns
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    """A folder served on 127.0.0.1 with smollm2.js, the kernel and the model: the
+    model's functions in a page, with no widget around them."""
+    folder = tmp_path_factory.mktemp("model-page")
+    for name in ("smollm2.js", "kernel.wasm"):
+        shutil.copy(WEB / name, folder / name)
+    (folder / "model.gguf").symlink_to(fetch_model.model_path())
+    (folder / "index.html").write_text("<!doctype html><meta charset=utf-8><title>model</title><body>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *a: None
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+
+
+@pytest.fixture(scope="module")
+def js(browser, harness):
+    """A page with the model loaded: js(code, arg) runs `code` (an async function body
+    given M, the module, and model) there."""
+    ctx = browser.new_context()
+    tab = ctx.new_page()
+    errors = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(f"{harness}/index.html")
+    tab.evaluate("""async () => {
+      const M = await import("./smollm2.js");
+      const [file, wasm] = await Promise.all(["model.gguf", "kernel.wasm"].map(
+        (u) => fetch(u).then((r) => r.arrayBuffer())));
+      window.M = M; window.model = M.load_model(file, new Uint8Array(wasm));
+    }""")
+
+    def run(code, arg=None):
+        return tab.evaluate(f"async (arg) => {{ const M = window.M, model = window.model; {code} }}", arg)
+    yield run
+    assert not errors, errors
+    ctx.close()
+
+
+def floats(b64, shape=None):
+    a = np.frombuffer(base64.b64decode(b64), np.float32)
+    return a if shape is None else a.reshape(shape)
+
+
+TO_B64 = """const b64 = (f) => { const u = new Uint8Array(f.buffer, f.byteOffset, f.byteLength); let s = "";
+  for (let i = 0; i < u.length; i += 32768) s += String.fromCharCode.apply(null, u.subarray(i, i + 32768));
+  return btoa(s); };"""
+
+
+def book_paragraphs():
+    """Every paragraph of the book's Markdown, both editions."""
+    import nbformat
+    out = []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "zh" / "notebooks").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                out += [p for p in cell.source.split("\n\n") if p.strip()]
+    return out
+
+
+def test_the_page_tokenizes_every_paragraph_of_the_book_as_the_chapter_does(chapter, js):
+    texts = book_paragraphs() + PROMPTS + ["", "\x00\x01 control", "tab\there"]
+    assert len(texts) > 1000
+    got = js("return arg.map((t) => model.tokenizer.tokenize(t));", texts)
+    wrong = [t[:60] for t, ids in zip(texts, got) if ids != chapter["tokenize"](t)]
+    assert not wrong, f"{len(wrong)} of {len(texts)} texts tokenized differently, e.g. {wrong[:3]}"
+    back = js("return arg.map((t) => model.tokenizer.detokenize(model.tokenizer.tokenize(t)));", PROMPTS)
+    assert back == PROMPTS
+
+
+def test_a_byte_with_no_token_gets_a_clear_message(chapter, js):
+    message = js("try { model.tokenizer.tokenize('a\\x1d b'); return null; } catch (e) { return e.message; }")
+    assert message and "0x1d" in message and "no token of its own" in message
+
+
+@pytest.mark.parametrize("text", PROMPTS)
+def test_the_page_computes_the_chapters_logits_and_weights(chapter, js, text):
+    ids = chapter["tokenize"](text)
+    logits, maps = chapter["forward"](np.array(ids))
+    out = js(TO_B64 + """const r = M.forward(model, arg, null, { last_only: true });
+      const all = new Float32Array(r.maps.reduce((a, m) => a + m.A.length, 0)); let k = 0;
+      for (const m of r.maps) { all.set(m.A, k); k += m.A.length; }
+      return { logits: b64(r.logits), maps: b64(all) };""", ids)
+    page_logits = floats(out["logits"])
+    page_maps = floats(out["maps"], (len(maps),) + maps[0].shape)
+    assert np.abs(page_logits - logits[-1]).max() < 1e-4
+    assert page_logits.argmax() == logits[-1].argmax()
+    assert np.abs(page_maps - np.stack(maps)).max() < 2e-5
+
+
+def test_the_pages_head_measures_are_the_chapters(chapter, js):
+    text = "The capital of France is Paris, and the capital of Italy is Rome."
+    ids = chapter["tokenize"](text)
+    _, maps = chapter["forward"](np.array(ids))
+    A = np.stack(maps)                                         # (layers, h, n, n)
+    n = len(ids)
+    i = np.arange(n)
+    sink = A[:, :, 1:, 0].mean(axis=-1)
+    rest = A[:, :, 2:, 1:]
+    distance = ((rest * (i[2:, None] - i[None, 1:])).sum(-1) / rest.sum(-1)).mean(-1)
+    P = A[:, :, -1]
+    entropy = -(P * np.log(np.where(P > 0, P, 1))).sum(-1)
+    got = np.array(js("""const r = M.forward(model, arg, null, { last_only: true }), h = model.config.h;
+      return r.maps.map((m) => Array.from({ length: h }, (_, k) => {
+        const s = M.head_measures(m.A.subarray(k * m.n * m.t, (k + 1) * m.n * m.t), m.n, m.t);
+        return [s.sink, s.distance, s.entropy]; }));""", ids))
+    assert np.abs(got[..., 0] - sink).max() < 1e-4
+    assert np.abs(got[..., 1] - distance).max() < 1e-3
+    assert np.abs(got[..., 2] - entropy).max() < 1e-3
+
+
+def test_the_cap_of_128_tokens_and_its_message(chapter, js):
+    ids = (chapter["tokenize"](" a b c d e f g h i j k l m n o p q r s t u v w x y z") * 6)[:128]
+    logits, _ = chapter["forward"](np.array(ids), last_only=True)
+    out = js(TO_B64 + "return b64(M.forward(model, arg, null, { last_only: true, maps: false }).logits);", ids)
+    assert np.abs(floats(out) - logits[-1]).max() < 1e-4
+    message = js("try { M.forward(model, arg); return null; } catch (e) { return e.message; }", ids + [ids[0]])
+    assert message == "129 tokens after 0: give 1 to 128"
+    message = js("try { M.forward(model, [49152]); return null; } catch (e) { return e.message; }")
+    assert message == "token id 49152 is not in 0 … 49151"
+
+
+def test_a_step_through_the_kv_cache_equals_the_full_forward_pass(chapter, js):
+    ids = chapter["tokenize"]("The capital of France is Paris. The capital of Italy is")
+    logits, _ = chapter["forward"](np.array(ids))
+    out = js(TO_B64 + """const cache = M.start_cache(model);
+      M.forward(model, arg.slice(0, -2), cache);
+      M.forward(model, arg.slice(-2, -1), cache);
+      const last = M.forward(model, arg.slice(-1), cache, { last_only: true });
+      return { logits: b64(last.logits), t: cache[0].t, bytes: cache[0].K.length * 4 };""", ids)
+    assert np.abs(floats(out["logits"]) - logits[-1]).max() < 1e-4
+    assert out["t"] == len(ids) and out["bytes"] == 3 * len(ids) * 64 * 4
+
+
+def test_the_sliding_window_and_rope_off_match_the_chapters_code(chapter, js):
+    ids = chapter["tokenize"]("The capital of France is Paris, and the capital of Italy is Rome. " * 3)
+    n = len(ids)
+    ns = chapter
+    orig = ns["attention"]
+
+    def windowed(Q, K, V, mask):
+        i, j = np.arange(Q.shape[-2])[:, None], np.arange(K.shape[-2])[None, :]
+        return orig(Q, K, V, mask & ((i - j < 8) | (j < 1)))
+    ns["attention"] = windowed
+    try:
+        window, _ = ns["forward"](np.array(ids), last_only=True)
+    finally:
+        ns["attention"] = orig
+    flat, _ = ns["forward"](np.array(ids), rotate=False, last_only=True)
+    out = js(TO_B64 + """return [b64(M.forward(model, arg, null, { last_only: true, window: 8, sinks: 1, maps: false }).logits),
+      b64(M.forward(model, arg, null, { last_only: true, rotate: false, maps: false }).logits)];""", ids)
+    assert n > 30
+    assert np.abs(floats(out[0]) - window[-1]).max() < 1e-4
+    assert np.abs(floats(out[1]) - flat[-1]).max() < 1e-4
+
+
+def test_sampling_follows_temperature_top_k_and_top_p(js):
+    out = js("""const z = new Float32Array([2, 1, 0, -1]);
+      const p = (o) => M.next_token_probabilities(z, o).map((x) => [x.id, x.p]);
+      return { t1: p({}), k2: p({ top_k: 2 }), p8: p({ top_p: 0.8 }), t0: p({ temperature: 0 }), hot: p({ temperature: 100 }),
+               draw: [M.sample(M.next_token_probabilities(z, {}), 0), M.sample(M.next_token_probabilities(z, {}), 0.999)] };""")
+    z = np.array([2, 1, 0, -1.0])
+    P = np.exp(z) / np.exp(z).sum()
+    assert np.allclose([p for _, p in out["t1"]], P) and [i for i, _ in out["t1"]] == [0, 1, 2, 3]
+    assert np.allclose([p for _, p in out["k2"]], P[:2] / P[:2].sum())
+    assert [i for i, _ in out["p8"]] == [0, 1]           # 0.64 < 0.8 ≤ 0.64 + 0.24
+    assert out["t0"] == [[0, 1]]
+    assert max(p for _, p in out["hot"]) < 0.26
+    assert out["draw"] == [0, 3]
+
+
+# ---------------------------------------------------------------- the widget on the chapter's page
+def open_lab(browser, url, **context):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, **context)
+    tab = ctx.new_page()
+    errors = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(url, wait_until="load")
+    tab.wait_for_selector(".model-lab .ml-load", timeout=20000)
+    return ctx, tab, errors
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"])
+def test_a_reader_loads_the_model_types_a_text_and_adds_tokens(browser, server, edition):
+    ctx, tab, errors = open_lab(browser, f"{server}/{edition}{PAGE}")
+    requests = []
+    tab.on("request", lambda r: requests.append(r.url))
+    lab = tab.locator(".model-lab")
+    assert not [u for u in requests if "model/" in u], "the model was fetched before the click"
+    assert ("98 MB" in lab.locator(".ml-load").inner_text()) and (("加载" in lab.inner_text()) == bool(edition))
+    lab.locator(".ml-load").click()
+    tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=90000)
+    assert sum("_static/model/" in u for u in requests) == 4
+    assert all(u.startswith(f"{server}/_static/model/") for u in requests if "/model/" in u), "one copy for both editions"
+    status = lab.locator(".ml-status").inner_text()
+    assert ("SHA-256" in status or "校验" in status) or "verified" in status, status
+    lab.locator(".ml-text").fill("我喜欢学习")
+    lab.locator(".ml-run").click()
+    tab.wait_for_function("document.querySelectorAll('.model-lab .ml-tok').length === 12")
+    assert lab.locator(".ml-next tbody tr").count() == 10
+    lab.locator(".ml-step").click()
+    tab.wait_for_function("document.querySelectorAll('.model-lab .ml-tok').length === 13")
+    assert "13" in lab.locator(".ml-cache").inner_text()
+    lab.locator(".ml-tok").nth(3).click()
+    assert lab.locator(".ml-tok").nth(3).get_attribute("aria-pressed") == "true"
+    layer = lab.locator(".ml-layer")
+    layer.focus()
+    before = lab.locator(".ml-heat-cap").inner_text()
+    tab.keyboard.press("ArrowRight")
+    assert lab.locator(".ml-heat-cap").inner_text() != before
+    for text, shown in (("", ("empty", "空")), ("x " * 200, ("128",))):
+        lab.locator(".ml-text").fill(text)
+        lab.locator(".ml-run").click()
+        message = lab.locator(".ml-status").inner_text()
+        assert any(s in message for s in shown), message
+    assert not errors, errors
+    ctx.close()
+
+
+def test_from_a_file_the_reader_chooses_the_model_and_a_wrong_file_is_refused(browser, tmp_path):
+    url = (HTML / PAGE).resolve().as_uri()
+    ctx, tab, errors = open_lab(browser, url)
+    lab = tab.locator(".model-lab")
+    assert "_static/model" in lab.locator(".ml-status").inner_text()
+    wrong = tmp_path / "notes.gguf"
+    wrong.write_bytes(b"GGUF" + bytes(100))
+    lab.locator(".ml-file").set_input_files(str(wrong))
+    tab.wait_for_function("document.querySelector('.model-lab .ml-status').classList.contains('ml-error')")
+    assert "98362432" in lab.locator(".ml-status").inner_text()
+    parts = sorted((HTML / "_static" / "model").glob("*.part*"))
+    assert len(parts) == 4
+    lab.locator(".ml-file").set_input_files([str(p) for p in parts[::-1]])     # any order
+    tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=90000)
+    lab.locator(".ml-run").click()
+    tab.wait_for_function("document.querySelectorAll('.model-lab .ml-tok').length === 5")
+    top = lab.locator(".ml-next tbody tr").first.inner_text()
+    assert "Paris" in top
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_book_holds_one_copy_of_the_model_that_joins_to_the_fetched_file():
+    parts = sorted((HTML / "_static" / "model").glob("*.part*"))
+    assert [p.name[-5:] for p in parts] == ["part0", "part1", "part2", "part3"]
+    assert all(p.stat().st_size < 25_000_000 for p in parts)
+    import hashlib
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.read_bytes())
+    assert h.hexdigest() == fetch_model.SHA256
+    assert not (HTML / "zh" / "_static" / "model").exists()
