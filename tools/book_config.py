@@ -124,8 +124,34 @@ def zh_config(config):
     return zh
 
 
+def package_changed_clears_cache():
+    """The execution caches key a notebook by its code cells only, and Sphinx reads
+    again only the sources that changed, but what a chapter shows also comes from the
+    book's package (its style, figures, and the JavaScript that widgets such as
+    chapter 15's model carry in their state). When any file of attention_book/
+    changed since the last build, drop both editions' execution caches and Sphinx
+    environments, so no page keeps an output made by the old package."""
+    import hashlib
+    import shutil
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "attention_book").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    stamp = ROOT / "_build" / ".package-sha256"
+    if stamp.is_file() and stamp.read_text() == digest.hexdigest():
+        return
+    for cache in (ROOT / "_build" / ".jupyter_cache", ROOT / "_build" / "zh" / ".jupyter_cache",
+                  ROOT / "_build" / ".doctrees", ROOT / "_build" / "zh" / "_build" / ".doctrees"):
+        if cache.exists():
+            shutil.rmtree(cache)
+            print(f"book_config: the package changed, so {cache.relative_to(ROOT)} is cleared (every chapter runs again)")
+    stamp.parent.mkdir(exist_ok=True)
+    stamp.write_text(digest.hexdigest())
+
+
 def main():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    package_changed_clears_cache()
     words = ROOT / "_build" / "search-words.txt"
     words.parent.mkdir(exist_ok=True)
     words.write_text("".join(f"{w} 20000 n\n" for w in chinese_terms()))
