@@ -53,7 +53,7 @@ OUT = ROOT / "zh"
 PACKAGE = ROOT / "attention_book"
 # the package's own words (quiz marks, feedback, alt-text words, the playground's
 # labels): setup.po; the chapters' modules (chNN.py) are their chapters' code
-PACKAGE_SOURCES = [PACKAGE / f"{m}.py" for m in ("i18n", "style", "figures", "course", "playground", "book")]
+PACKAGE_SOURCES = [PACKAGE / f"{m}.py" for m in ("i18n", "style", "figures", "course", "playground", "model_lab", "book")]
 sys.path.insert(0, str(ROOT / "tools"))
 import nbtools  # noqa: E402  (the setup cell's source)
 

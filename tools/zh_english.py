@@ -67,7 +67,7 @@ NAMES = {"numpy", "python", "pytorch", "jupyter", "jupyterlab", "colab", "transf
          "ln", "sin", "cos", "var", "std", "sqrt", "diag", "lse", "tokenizer", "sphinx", "mathjax", "google",
          "openblas", "mkl", "macos", "linux", "windows", "anywidget", "ipywidgets", "matplotlib", "debian",
          "webp", "png", "svg", "logit", "apache", "scikit", "learn", "longformer", "chatgpt", "gpt", "bert", "kv", "vs",
-         "streamingllm"}
+         "streamingllm", "javascript", "webassembly", "simd", "sha", "top", "gguf", "web", "crypto"}
 UNITS = {"ms", "mb", "mib", "gib", "kib", "kb", "gb", "tb", "ns", "us", "hz", "ghz", "px", "dpi", "fps", "s"}
 
 
