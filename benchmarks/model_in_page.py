@@ -8,40 +8,22 @@ load <= 400 MB; load <= 2 s (median of 3 loads).
     python benchmarks/model_in_page.py
 """
 import base64
-import functools
-import http.server
 import shutil
 import statistics
 import sys
 import tempfile
-import threading
-from pathlib import Path
 
 import numpy as np
 
 from _common import ROOT, table
 
 sys.path.insert(0, str(ROOT / "tools"))
-import fetch_model  # noqa: E402
+from book_model import serve_model_page  # noqa: E402
 from nbtools import run_code  # noqa: E402
 
 PROMPT_MS_PER_TOKEN, DECODE_MS, MEMORY_MB, LOAD_S = 15, 150, 400, 2
-WEB = ROOT / "attention_book" / "web"
 TEXT = ("The attention mechanism lets every token look at every other token and decide, "
         "with learned queries and keys, how much of each value to take. ") * 12
-
-
-def serve():
-    folder = Path(tempfile.mkdtemp())
-    for name in ("smollm2.js", "kernel.wasm"):
-        shutil.copy(WEB / name, folder / name)
-    (folder / "model.gguf").symlink_to(fetch_model.model_path())
-    (folder / "index.html").write_text("<!doctype html><meta charset=utf-8><title>model</title><body>")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *a: None
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv
 
 
 LOAD = """async () => {
@@ -59,7 +41,7 @@ def measure():
     from playwright.sync_api import sync_playwright
     ns = run_code(ROOT / "notebooks" / "15_real_model.ipynb", until="c15-171")
     ids = ns["tokenize"](TEXT)
-    srv = serve()
+    srv = serve_model_page(tempfile.mkdtemp())
     url = f"http://127.0.0.1:{srv.server_address[1]}/index.html"
     rows, out = [], {}
     with sync_playwright() as p:

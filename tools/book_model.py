@@ -35,3 +35,25 @@ def main(html=ROOT / "_build" / "html"):
 
 if __name__ == "__main__":
     main(*sys.argv[1:])
+
+
+def serve_model_page(folder):
+    """A page of the model's functions alone, for tests and benchmarks: `folder` gets
+    smollm2.js, kernel.wasm, the fetched model as model.gguf and an empty index.html,
+    served on 127.0.0.1 (a thread). Returns the server; its address is
+    http://127.0.0.1:{server.server_address[1]}/index.html."""
+    import functools
+    import http.server
+    import shutil
+    import threading
+    web = ROOT / "attention_book" / "web"
+    folder = Path(folder)
+    for name in ("smollm2.js", "kernel.wasm"):
+        shutil.copy(web / name, folder / name)
+    (folder / "model.gguf").symlink_to(fetch_model.model_path())
+    (folder / "index.html").write_text("<!doctype html><meta charset=utf-8><title>model</title><body>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

@@ -5,13 +5,7 @@ every layer's attention weights on prompts of every kind, a step through the KV 
 then the widget on the built chapter page, as a reader uses it, over http and from
 file://, in both editions, and its messages for bad input."""
 import base64
-import functools
-import http.server
-import json
-import shutil
 import sys
-import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,9 +14,9 @@ from conftest import HTML, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import fetch_model  # noqa: E402
+from book_model import serve_model_page  # noqa: E402
 from nbtools import run_code  # noqa: E402
 
-WEB = ROOT / "attention_book" / "web"
 PAGE = "notebooks/15_real_model.html"
 
 PROMPTS = [
@@ -53,15 +47,7 @@ def chapter():
 def harness(tmp_path_factory):
     """A folder served on 127.0.0.1 with smollm2.js, the kernel and the model: the
     model's functions in a page, with no widget around them."""
-    folder = tmp_path_factory.mktemp("model-page")
-    for name in ("smollm2.js", "kernel.wasm"):
-        shutil.copy(WEB / name, folder / name)
-    (folder / "model.gguf").symlink_to(fetch_model.model_path())
-    (folder / "index.html").write_text("<!doctype html><meta charset=utf-8><title>model</title><body>")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *a: None
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    srv = serve_model_page(tmp_path_factory.mktemp("model-page"))
     yield f"http://127.0.0.1:{srv.server_address[1]}"
     srv.shutdown()
 
