@@ -458,8 +458,9 @@ def test_a_phone_shows_every_figure_in_its_shape_and_no_page_slides_sideways(bro
         ctx.close()
 
 
-PLAYGROUND_PAGES = [p for p in SLIDER_PAGES   # an anywidget in the page's widget state
-                    if re.search(r'"_model_module": *"anywidget"', (HTML / p).read_text())]
+PLAYGROUND_PAGES = [p for p in SLIDER_PAGES   # the playground (an anywidget) in the page's widget state
+                    if re.search(r'"_model_module": *"anywidget"', (HTML / p).read_text())
+                    and "attention-playground" in (HTML / p).read_text()]
 SETTINGS = [(16, 64, 1.0, False, 0), (128, 512, 1.0, False, 0), (128, 512, 0.5, True, 3), (2, 1, 0.05, False, 9),
             (50, 20, 0.7, True, 1), (77, 300, 2.0, False, 5), (3, 512, 1.0, True, 7)]
 
