@@ -57,14 +57,15 @@ def test_the_kernel_multiplies_as_numpy_does_with_the_dequantised_weights(tensor
     X = np.random.default_rng(n).standard_normal((n, cols)).astype(np.float32)
     packed = repack(raw, kind)
     store = wasmtime.Store()
-    memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(-(-(len(packed) + 8 * n * cols + 8 * n * rows + 16 * n * 64 + 64) // 65536) + 1, None)))
+    memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(-(-(len(packed) + 8 * n * cols + 8 * n * rows + 16 * n + 64) // 65536) + 1, None)))
     module = wasmtime.Module(store.engine, (WEB / "kernel.wasm").read_bytes())
     matmul = wasmtime.Instance(store, module, [memory]).exports(store)["matmul"]
     x_ptr = (len(packed) + 15) // 16 * 16
     y_ptr = x_ptr + 4 * n * cols
     t_ptr = (y_ptr + 4 * n * rows + 15) // 16 * 16
     memory.write(store, packed, 0)
-    memory.write(store, X.tobytes(), x_ptr)
+    # the kernel reads X block by block, (cols / 32, n, 32), as smollm2.js's matmul lays it out
+    memory.write(store, np.ascontiguousarray(X.reshape(n, cols // 32, 32).transpose(1, 0, 2)).tobytes(), x_ptr)
     matmul(store, kind, 0, rows, cols // 32, x_ptr, n, y_ptr, t_ptr)
     Y = np.frombuffer(memory.read(store, y_ptr, y_ptr + 4 * n * rows), np.float32).reshape(n, rows)
     expected = X.astype(np.float64) @ W.T.astype(np.float64)

@@ -109,7 +109,7 @@ export function load_model(buffer, wasm_bytes, { max_tokens = 128 } = {}) {
   for (const [, t] of quantised) size += (t.bytes / (t.type === GGML.Q4_1 ? 20 : 34)) * (t.type === GGML.Q4_1 ? 24 : 36);
   const widest = Math.max(config.d_ff, config.d_model);
   const scratch_x = 4 * max_tokens * widest, scratch_y = 4 * Math.max(max_tokens * widest, 4 * config.vocab);
-  const scratch_t = 16 * max_tokens * (widest / 32 + 1);            // the kernel's accumulators and partial sums
+  const scratch_t = 16 * max_tokens;                                // the kernel's accumulators, one f32x4 a token
   const memory = new WebAssembly.Memory({ initial: Math.ceil((size + scratch_x + scratch_y + scratch_t + 64) / 65536) });
   const heap = new Uint8Array(memory.buffer);
   const half = f16_table(), src_bytes = new Uint8Array(buffer), heap32 = new Float32Array(memory.buffer);
@@ -230,18 +230,20 @@ function make_tokenizer(tokens) {
 }
 
 // ---------------------------------------------------------------- the forward pass
-const TILE = 16;
+const TILE = 32;
 
 function matmul(model, X, n, W) {
   /* X (n, W.cols) @ W -> (n, W.rows), in the kernel. */
-  const heap = new Float32Array(model.memory.buffer);
-  heap.set(X.subarray(0, n * W.cols), model.x_ptr / 4);
+  const heap = new Float32Array(model.memory.buffer), nb = W.cols / 32, base = model.x_ptr / 4;
   const out = new Float32Array(n * W.rows);
-  // 16 tokens at a time: their rows of X stay in the cache while every row of W passes
+  // TILE tokens at a time: their rows of X stay in the cache while every row of W passes
   const chunk = Math.max(1, Math.min(TILE, Math.floor((model.t_ptr - model.y_ptr) / 4 / W.rows)));
   for (let t = 0; t < n; t += chunk) {
     const k = Math.min(chunk, n - t);
-    model.kernel(W.kind, W.ptr, W.rows, W.cols / 32, model.x_ptr + 4 * t * W.cols, k, model.y_ptr, model.t_ptr);
+    for (let i = 0; i < k; i++)                    // block by block, as the kernel reads X: (nb, k, 32)
+      for (let b = 0, src = (t + i) * W.cols, dst = base + 32 * i; b < nb; b++, src += 32, dst += 32 * k)
+        for (let c = 0; c < 32; c++) heap[dst + c] = X[src + c];
+    model.kernel(W.kind, W.ptr, W.rows, nb, model.x_ptr, k, model.y_ptr, model.t_ptr);
     out.set(heap.subarray(model.y_ptr / 4, model.y_ptr / 4 + k * W.rows), t * W.rows);
   }
   return out;
