@@ -96,7 +96,7 @@ def measure():
             page_logits, page_maps = (np.frombuffer(base64.b64decode(g), np.float32) for g in got)
             worst["logits"] = max(worst["logits"], float(np.abs(page_logits - logits[-1]).max()))
             worst["weights"] = max(worst["weights"], float(np.abs(page_maps - np.stack(maps).ravel()).max()))
-        rows.append(("largest |page − numpy|: last-token logits, every weight of 30 × 9 heads (3 prompts)",
+        rows.append(("largest difference from numpy: last-token logits, every weight of 30 × 9 heads (3 prompts)",
                      f"{worst['logits']:.1e}, {worst['weights']:.1e}"))
         browser.close()
     srv.shutdown()

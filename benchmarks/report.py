@@ -3,9 +3,11 @@
 
 Builds the book cold and warm first (the page and static-slider benchmarks
 measure that build), then times the notebooks, the live slider redraws, the
-attention implementations and, with --tests, `make test`. `make bench` runs
-this with --tests and rebuilds the book so the appendix shows the new tables.
-    python benchmarks/report.py [--tests]
+attention implementations, chapter 15's model in the page and, with --tests,
+`make test`. `make bench` runs this with --tests and rebuilds the book so the
+appendix shows the new tables. With --model-in-page it measures only chapter 15's
+model in the page and replaces that section of the appendix (its own date line).
+    python benchmarks/report.py [--tests | --model-in-page]
 """
 import datetime
 import os
@@ -16,6 +18,7 @@ import sys
 
 import build
 import live_sliders
+import model_in_page
 import notebooks
 import pages
 import slider_latency
@@ -40,7 +43,42 @@ def verdict(ok):
     return "ok" if ok else "**OVER**"
 
 
+MODEL_HEADING = "## Chapter 15's model in the page"
+
+
+def model_in_page_section(when=None):
+    """The appendix section on chapter 15's model computed in the page
+    (benchmarks/model_in_page.py), with its own date line when `when` is given."""
+    rows, summary = model_in_page.measure()
+    return "\n\n".join([
+        MODEL_HEADING,
+        *([f"*Measured {when} by `python benchmarks/report.py --model-in-page`.*"] if when else []),
+        "SmolLM2-135M computed by `attention_book/web/smollm2.js` and `kernel.wasm` in headless Chromium, "
+        "the page served from 127.0.0.1; the prompt is English text, the last row compares the page with "
+        "chapter 15's numpy code.",
+        table(["what", "measured"], rows),
+        table(["budget", "measured", "", ""], [(a, b, c, verdict(d)) for a, b, c, d in summary]),
+    ])
+
+
+def update_model_section():
+    """Replace the model section of book/speed-results.md (or add it) with a new measurement."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    text = OUT.read_text()
+    new = model_in_page_section(when)
+    if MODEL_HEADING in text:
+        head, rest = text.split(MODEL_HEADING, 1)
+        after = rest.find("\n## ")                       # a section after this one stays
+        text = head + new + ("\n\n" + rest[after + 1:] if after >= 0 else "\n")
+    else:
+        text = text.rstrip("\n") + "\n\n" + new + "\n"
+    OUT.write_text(text)
+    print(new)
+
+
 def main():
+    if "--model-in-page" in sys.argv:
+        return update_model_section()
     tests = "--tests" in sys.argv
     if not OUT.exists():   # the appendix includes this file: the book must build before it is measured
         OUT.write_text("*Not measured yet: run `make bench`.*\n")
@@ -61,6 +99,8 @@ def main():
     attention = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "attention.py")], check=True,
                                capture_output=True, text=True, cwd=ROOT).stdout
     attention = re.sub(r"^# ", "### ", attention, flags=re.M)
+    print("chapter 15's model in the page ...", flush=True)
+    model_section = model_in_page_section()
 
     worst_live = max(live_rows, key=lambda r: float(r[5]))
     over_live = [r for r in live_rows if float(r[5]) > slider_latency.BUDGET_MS]
@@ -132,6 +172,7 @@ def main():
         table(["page", "MB", f"≤ {pages.PAGE_MB:g} MB page, ≤ {pages.BOOK_MB:g} MB edition"], page_rows, code=(0,)),
         "## Attention itself: numpy against PyTorch",
         attention.strip(),
+        model_section,
     ]) + "\n"
     OUT.write_text(text)
     print(text)
