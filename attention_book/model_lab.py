@@ -82,7 +82,7 @@ def model_lab(text="The capital of France is"):
         "temperature": tr("temperature"), "top_k": tr("top-k (0: all)"), "top_p": tr("top-p"),
         "next": tr("next token after the <n> tokens, with the temperature, top-k and top-p set:"),
         "time": tr("prompt of <n> tokens: <prefill> ms"),
-        "time_steps": tr("prompt of <n> tokens: <prefill> ms; <k> tokens added, <step> ms each"),
+        "time_steps": tr("prompt of <n> tokens: <prefill> ms; tokens added: <k>, <step> ms each"),
         "cache": tr("KV cache: <t> tokens, <kib> KiB with g = <g> key/value heads (<kib9> KiB with one for each of the <h> query heads)"),
         "layer": tr("layer"), "head": tr("head"),
         "heat": tr("layer <l>, head <k>: weights A of the <n> tokens (rows: query i, columns: key j). "
