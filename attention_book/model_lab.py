@@ -21,7 +21,7 @@ WEB = Path(__file__).with_name("web")
 MODEL_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 MODEL_SIZE = 98_362_432
-MODEL_PARTS = 4          # the hosted book's copy: four files of under 25 MB (tools/book_model.py)
+MODEL_PARTS = 6          # the book's copy: six pages of under 25 MB, the bytes in base64 (tools/book_model.py)
 MAX_TOKENS = 128
 
 
@@ -61,16 +61,20 @@ def model_lab(text="The capital of France is"):
         return None
     labels = {
         "load": tr("Load the model (<mb> MB)"),
-        "pick": tr("or choose the model file (.gguf, or the 4 .part files):"),
+        "pick": tr("or choose the model file (.gguf, or the <parts> part files):"),
         "hint_http": tr("Nothing is downloaded until you press the button."),
-        "hint_file": tr("This book is open from a file, where a page may not read other files: choose the model "
-                        "file yourself, _static/model/ in the book's folder (the 4 .part files) or <path>."),
+        "hint_file": tr("This book is open from a file: the button reads the model from _static/model/ in the "
+                        "book's folder (slower, about 10 s), or choose the file yourself: <path>."),
+        "hint_pick": tr("Choose the model file: <path> (`make model` put it there)."),
+        "frame_failed": tr("Part <k> of the model (<file>) did not arrive: is _static/model/ in the book's folder? "
+                           "Choose the file yourself instead."),
+        "bad_part": tr("<file> is not one of the model's part files."),
         "loading": tr("loading <mb> of <of> MB …"), "reading": tr("reading the file …"),
         "checking": tr("checking the file's SHA-256 …"),
         "loaded": tr("SmolLM2 loaded and its checksum verified (<s> s)."),
         "loaded_unchecked": tr("SmolLM2 loaded (<s> s); this page cannot compute a checksum (no Web Crypto), "
                                "the file's size and layout were checked."),
-        "bad_size": tr("That file has <got> bytes; <name> has <want>: choose that file (or all 4 parts)."),
+        "bad_size": tr("That file has <got> bytes; <name> has <want>: choose that file (or all <parts> parts)."),
         "bad_sum": tr("The file's SHA-256 begins <got>, not <want>: it is not the book's model, or it is corrupt."),
         "failed": tr("The model could not be loaded: <error>"),
         "no_simd": tr("This browser cannot run the model: it lacks WebAssembly with SIMD (Chrome 91, Firefox 89, "

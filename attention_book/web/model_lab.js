@@ -74,7 +74,7 @@ function render({ model: w, el }) {
 </style>
 <div class="ml-row"><button class="ml-load"></button><progress class="ml-progress" max="1" value="0" hidden></progress>
 <span class="ml-status" role="status" aria-live="polite"></span></div>
-<div class="ml-row ml-pick"><label><span class="ml-pick-label"></span><input type="file" class="ml-file" accept=".gguf,.part0,.part1,.part2,.part3" multiple></label></div>
+<div class="ml-row ml-pick"><label><span class="ml-pick-label"></span><input type="file" class="ml-file" accept=".gguf,.html" multiple></label></div>
 <div class="ml-main" hidden>
 <label class="ml-text-label" style="display:block"><span></span><textarea class="ml-text" rows="2"></textarea></label>
 <div class="ml-row"><button class="ml-run"></button><button class="ml-step"></button><span class="ml-time" aria-live="polite"></span></div>
@@ -103,7 +103,7 @@ function render({ model: w, el }) {
   const $ = (s) => el.querySelector(s);
   const text = (s, v) => { $(s).textContent = v; };
   text(".ml-load", fill(L.load, { mb: (size / 1e6).toFixed(0) }));
-  text(".ml-pick-label", L.pick);
+  text(".ml-pick-label", fill(L.pick, { parts: w.get("parts") }));
   text(".ml-text-label span", fill(L.text, { cap }));
   text(".ml-run", L.run); text(".ml-step", L.step);
   text(".ml-l-temp", L.temperature); text(".ml-l-topk", L.top_k); text(".ml-l-topp", L.top_p);
@@ -116,7 +116,10 @@ function render({ model: w, el }) {
     $(s).setAttribute("aria-label", $(s).parentElement.querySelector("span").textContent);
   const status = (msg, error = false) => { const s = $(".ml-status"); s.textContent = msg; s.classList.toggle("ml-error", error); };
   const base = static_base();
-  status(base && location.protocol !== "file:" ? L.hint_http : fill(L.hint_file, { path: w.get("path_hint") }));
+  const from_file = location.protocol === "file:";
+  const hint = !base ? fill(L.hint_pick, { path: w.get("path_hint") })
+    : from_file ? fill(L.hint_file, { path: w.get("path_hint") }) : L.hint_http;
+  status(hint);
   if (!(globalThis.WebAssembly && WebAssembly.validate(b64_bytes(w.get("kernel"))))) {
     status(L.no_simd, true);                      // the chapter's precomputed figures are still there
     $(".ml-load").disabled = true; $(".ml-file").disabled = true;
@@ -129,7 +132,7 @@ function render({ model: w, el }) {
 
   async function use(buffer) {
     $(".ml-progress").hidden = true;
-    if (buffer.byteLength !== size) throw new ModelFileError(fill(L.bad_size, { got: buffer.byteLength, want: size, name }));
+    if (buffer.byteLength !== size) throw new ModelFileError(fill(L.bad_size, { got: buffer.byteLength, want: size, name, parts: w.get("parts") }));
     status(L.checking);
     const digest = await sha256_hex(buffer);
     if (digest !== null && digest !== expected) throw new ModelFileError(fill(L.bad_sum, { got: digest.slice(0, 16), want: expected.slice(0, 16) }));
@@ -142,41 +145,72 @@ function render({ model: w, el }) {
   }
   const fail = (e) => { $(".ml-progress").hidden = true; status(e instanceof ModelFileError ? e.message : fill(L.failed, { error: String(e.message || e) }), true); $(".ml-load").disabled = false; };
 
-  async function fetch_parts(root) {
-    const parts = w.get("parts"), out = new Uint8Array(size);
+  // The book's copy of the model: pages <name>.part0.html … holding its bytes in base64
+  // (tools/book_model.py). Over http they are fetched; from a file they are loaded as hidden
+  // frames, whose own script decodes the bytes and posts them here.
+  const part_url = (root, k) => `${root}${name}.part${k}.html`;
+  function part_bytes(text, file) {
+    const open = '<pre id="b" hidden>', i = text.indexOf(open), j = text.indexOf("</pre>", i);
+    if (i < 0 || j < 0) throw new ModelFileError(fill(L.bad_part, { file }));
+    const b64 = text.slice(i + open.length, j);
+    return Uint8Array.fromBase64 ? Uint8Array.fromBase64(b64) : b64_bytes(b64);
+  }
+  function frame_part(url, k) {
+    return new Promise((resolve, reject) => {
+      const frame = document.createElement("iframe");
+      frame.hidden = true; frame.title = url;
+      const done = (f) => { clearTimeout(timer); window.removeEventListener("message", got); frame.remove(); f(); };
+      const got = (ev) => {
+        if (ev.source !== frame.contentWindow || !ev.data || ev.data.smollm2_part !== k) return;
+        done(() => resolve(new Uint8Array(ev.data.bytes)));
+      };
+      const timer = setTimeout(() => done(() => reject(new ModelFileError(fill(L.frame_failed, { k, file: url })))), 60000);
+      window.addEventListener("message", got);
+      frame.src = url;
+      el.appendChild(frame);
+    });
+  }
+  async function book_parts(root) {
+    const parts = w.get("parts"), out = new Uint8Array(size), chunks = new Array(parts);
     let at = 0;
-    const bar = $(".ml-progress"); bar.hidden = false;
-    for (let k = 0; k < parts; k++) {
-      const r = await fetch(`${root}${name}.part${k}`);
-      if (!r.ok) throw new Error(`${r.status} ${r.url}`);
-      const reader = r.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (at + value.length > size) throw new ModelFileError(fill(L.bad_size, { got: at + value.length, want: size, name }));
-        out.set(value, at); at += value.length; bar.value = at / size;
-        status(fill(L.loading, { mb: (at / 1e6).toFixed(0), of: (size / 1e6).toFixed(0) }));
-      }
-    }
-    return out.buffer.slice(0, at);
+    const bar = $(".ml-progress"); bar.hidden = false; bar.value = 0;
+    const got = (k, bytes) => {
+      chunks[k] = bytes; at += bytes.length; bar.value = Math.min(1, at / size);
+      status(fill(L.loading, { mb: (at / 1e6).toFixed(0), of: (size / 1e6).toFixed(0) }));
+    };
+    status(fill(L.loading, { mb: 0, of: (size / 1e6).toFixed(0) }));
+    if (from_file)                                  // one frame at a time: each holds its part twice
+      for (let k = 0; k < parts; k++) got(k, await frame_part(part_url(root, k), k));
+    else                                            // over http, all parts at once
+      await Promise.all(Array.from({ length: parts }, async (_, k) => {
+        const r = await fetch(part_url(root, k));
+        if (!r.ok) throw new Error(`${r.status} ${r.url}`);
+        got(k, part_bytes(await r.text(), r.url));
+      }));
+    if (at !== size) throw new ModelFileError(fill(L.bad_size, { got: at, want: size, name, parts }));
+    at = 0;
+    for (const c of chunks) { out.set(c, at); at += c.length; }
+    return out.buffer;
   }
   $(".ml-load").addEventListener("click", async () => {
     $(".ml-load").disabled = true;
-    if (!base || location.protocol === "file:") { status(fill(L.hint_file, { path: w.get("path_hint") })); $(".ml-file").focus(); $(".ml-load").disabled = false; return; }
+    if (!base) { status(hint); $(".ml-file").focus(); $(".ml-load").disabled = false; return; }
     try {
       // one copy for both editions: the Chinese pages (under zh/) read the English edition's
       const root = base.endsWith("/zh/_static/") ? base.slice(0, -"zh/_static/".length) + "_static/" : base;
-      await use(await fetch_parts(root + "model/"));
+      await use(await book_parts(root + "model/"));
     } catch (e) { fail(e); }
   });
   $(".ml-file").addEventListener("change", async (ev) => {
-    const files = [...ev.target.files].sort((a, b) => a.name.localeCompare(b.name));
+    // the .gguf, or the book's part pages (in any order)
+    const files = [...ev.target.files].sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
     if (!files.length) return;
     try {
       status(L.reading);
-      const blobs = await Promise.all(files.map((f) => f.arrayBuffer()));
+      const blobs = await Promise.all(files.map(async (f) => f.name.endsWith(".html")
+        ? part_bytes(await f.text(), f.name) : new Uint8Array(await f.arrayBuffer())));
       const all = new Uint8Array(blobs.reduce((a, b) => a + b.byteLength, 0));
-      let at = 0; for (const b of blobs) { all.set(new Uint8Array(b), at); at += b.byteLength; }
+      let at = 0; for (const b of blobs) { all.set(b, at); at += b.byteLength; }
       await use(all.buffer);
     } catch (e) { fail(e); }
   });

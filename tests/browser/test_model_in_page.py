@@ -14,7 +14,8 @@ from conftest import HTML, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import fetch_model  # noqa: E402
-from book_model import serve_model_page  # noqa: E402
+from book_model import part_bytes, serve_model_page  # noqa: E402
+from attention_book.model_lab import MODEL_PARTS  # noqa: E402
 from nbtools import run_code  # noqa: E402
 
 PAGE = "notebooks/15_real_model.html"
@@ -228,7 +229,7 @@ def test_a_reader_loads_the_model_types_a_text_and_adds_tokens(browser, server, 
     assert ("98 MB" in lab.locator(".ml-load").inner_text()) and (("加载" in lab.inner_text()) == bool(edition))
     lab.locator(".ml-load").click()
     tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=90000)
-    assert sum("_static/model/" in u for u in requests) == 4
+    assert sum("_static/model/" in u for u in requests) == MODEL_PARTS
     assert all(u.startswith(f"{server}/_static/model/") for u in requests if "/model/" in u), "one copy for both editions"
     status = lab.locator(".ml-status").inner_text()
     assert ("SHA-256" in status or "校验" in status) or "verified" in status, status
@@ -265,8 +266,8 @@ def test_from_a_file_the_reader_chooses_the_model_and_a_wrong_file_is_refused(br
     lab.locator(".ml-file").set_input_files(str(wrong))
     tab.wait_for_function("document.querySelector('.model-lab .ml-status').classList.contains('ml-error')")
     assert "98362432" in lab.locator(".ml-status").inner_text()
-    parts = sorted((HTML / "_static" / "model").glob("*.part*"))
-    assert len(parts) == 4
+    parts = sorted((HTML / "_static" / "model").glob("*.part*.html"))
+    assert len(parts) == MODEL_PARTS
     lab.locator(".ml-file").set_input_files([str(p) for p in parts[::-1]])     # any order
     tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=90000)
     lab.locator(".ml-run").click()
@@ -277,13 +278,29 @@ def test_from_a_file_the_reader_chooses_the_model_and_a_wrong_file_is_refused(br
     ctx.close()
 
 
+@pytest.mark.parametrize("edition", ["", "zh/"])
+def test_from_a_file_the_button_loads_the_books_copy_through_frames(browser, edition):
+    ctx, tab, errors = open_lab(browser, (HTML / edition / PAGE).resolve().as_uri())
+    lab = tab.locator(".model-lab")
+    lab.locator(".ml-load").click()
+    tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=120000)
+    status = lab.locator(".ml-status").inner_text()
+    assert "checksum verified" in status or "SHA-256 已校验" in status, status
+    assert tab.locator(".model-lab iframe").count() == 0, "the frames stay after loading"
+    lab.locator(".ml-run").click()
+    tab.wait_for_function("document.querySelectorAll('.model-lab .ml-tok').length === 5")
+    assert "Paris" in lab.locator(".ml-next tbody tr").first.inner_text()
+    assert not errors, errors
+    ctx.close()
+
+
 def test_the_book_holds_one_copy_of_the_model_that_joins_to_the_fetched_file():
     parts = sorted((HTML / "_static" / "model").glob("*.part*"))
-    assert [p.name[-5:] for p in parts] == ["part0", "part1", "part2", "part3"]
+    assert [p.name[-10:] for p in parts] == [f"part{k}.html" for k in range(MODEL_PARTS)]
     assert all(p.stat().st_size < 25_000_000 for p in parts)
     import hashlib
     h = hashlib.sha256()
     for p in parts:
-        h.update(p.read_bytes())
+        h.update(part_bytes(p.read_text(encoding="ascii")))
     assert h.hexdigest() == fetch_model.SHA256
     assert not (HTML / "zh" / "_static" / "model").exists()
