@@ -58,6 +58,7 @@ function render({ model: w, el }) {
 .model-lab button:disabled { opacity: 0.5; cursor: default; }
 .model-lab textarea { font: inherit; width: 100%; box-sizing: border-box; min-height: 3.2em; }
 .model-lab label { display: inline-flex; align-items: center; gap: 6px; min-height: 44px; }
+.model-lab .ml-pick label { flex-wrap: wrap; }
 .model-lab input[type=range] { width: min(180px, 45vw); }
 .model-lab input[type=number] { width: 5em; font: inherit; }
 .model-lab .ml-status { font-variant-numeric: tabular-nums; }
