@@ -2,7 +2,9 @@
 in headless Chromium over a local http server: how long loading takes (the model
 file read from the server, parsed and repacked), a prompt (per token, n = 8 … 128),
 one decoded token through the KV cache, the page's memory after loading, and how far
-the page is from the chapter's numpy code (logits and every attention weight).
+the page is from the chapter's numpy code (logits and every attention weight); and, with a
+built book, how long chapter 15's page takes from a click on Load to the model ready, over
+http and from file://.
 Budgets: prompt <= 15 ms per token at n = 64; decode step <= 150 ms; memory after
 load <= 400 MB; load <= 2 s (median of 3 loads).
     python benchmarks/model_in_page.py
@@ -12,6 +14,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -34,6 +37,44 @@ LOAD = """async () => {
   window.M = M; window.model = M.load_model(file, new Uint8Array(wasm));
   return [t1 - t0, performance.now() - t1];
 }"""
+
+
+def book_loader(browser):
+    """Chapter 15's page in the built book (_build/html, when it is there): seconds from a click on
+    Load to the model ready, over http (the six part pages fetched) and from file:// (read through
+    hidden iframes); median of 3 each. [] without a built book."""
+    import functools
+    import http.server
+    import threading
+    html = ROOT / "_build" / "html"
+    page = html / "notebooks" / "15_real_model.html"
+    if not (page.is_file() and (html / "_static" / "model").is_dir()):
+        return []
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(html)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    rows = []
+    for how, url in (("over http (the six part pages fetched at once)",
+                      f"http://127.0.0.1:{srv.server_address[1]}/notebooks/15_real_model.html"),
+                     ("from file:// (the part pages read through hidden iframes)", page.as_uri())):
+        seconds = []
+        for _ in range(3):
+            ctx = browser.new_context()
+            tab = ctx.new_page()
+            tab.goto(url, wait_until="load")
+            tab.wait_for_selector(".model-lab .ml-load", timeout=60000)
+            t0 = time.perf_counter()
+            tab.locator(".model-lab .ml-load").click()
+            tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=180000)
+            seconds.append(time.perf_counter() - t0)
+            ctx.close()
+        rows.append((f"chapter 15's page, Load pressed to model ready, {how} (median of 3)",
+                     f"{statistics.median(seconds):.1f} s"))
+    srv.shutdown()
+    return rows
 
 
 def measure():
@@ -98,6 +139,7 @@ def measure():
             worst["weights"] = max(worst["weights"], float(np.abs(page_maps - np.stack(maps).ravel()).max()))
         rows.append(("largest difference from numpy: last-token logits, every weight of 30 × 9 heads (3 prompts)",
                      f"{worst['logits']:.1e}, {worst['weights']:.1e}"))
+        rows += book_loader(browser)
         browser.close()
     srv.shutdown()
     summary = [
