@@ -64,6 +64,7 @@ def main(html=ROOT / "_build" / "html"):
             part.write_text(text, encoding="ascii")
     print(f"the model for chapter 15's page: {out} ({MODEL_PARTS} parts of ≤ {step * 4 / 3 / 1e6:.1f} MB)")
 
+
 if __name__ == "__main__":
     main(*sys.argv[1:])
 
