@@ -23,6 +23,7 @@ MODEL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
 MODEL_SIZE = 98_362_432
 MODEL_PARTS = 6          # the book's copy: six pages of under 25 MB, the bytes in base64 (tools/book_model.py)
 MAX_TOKENS = 128
+KERNEL_PIECE = 8 << 20  # bytes per message when the kernel sends its copy of the model to the page
 
 
 def lab_source():
@@ -45,8 +46,27 @@ if anywidget is not None:
         text, path_hint = traitlets.Unicode().tag(sync=True), traitlets.Unicode().tag(sync=True)
         labels = traitlets.Dict().tag(sync=True)
 
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.on_msg(self._send_model)
+
         def __repr__(self):
             return "SmolLM2 in the page (type a text, run the model)"
+
+        def _send_model(self, _widget, content, _buffers):
+            """The page asks for the model (JupyterLab, Colab: a kernel is there): send the
+            kernel's copy, checked in the page as any other, in pieces of 8 MiB."""
+            if content.get("want") != "model":
+                return
+            path = model_cache_path()
+            if not path.is_file() or path.stat().st_size != MODEL_SIZE:
+                self.send({"missing": str(path)})
+                return
+            data = memoryview(path.read_bytes())
+            piece = KERNEL_PIECE
+            count = -(-len(data) // piece)
+            for k in range(count):
+                self.send({"part": k, "of": count}, buffers=[data[k * piece:(k + 1) * piece]])
 
 
 def model_lab(text="The capital of France is"):
@@ -64,8 +84,13 @@ def model_lab(text="The capital of France is"):
         "pick": tr("or choose the model file (.gguf, or the <parts> part files):"),
         "hint_http": tr("Nothing is downloaded until you press the button."),
         "hint_file": tr("This book is open from a file: the button reads the model from _static/model/ in the "
-                        "book's folder (slower, about 10 s), or choose the file yourself: <path>."),
+                        "book's folder (slower: several seconds), or choose the file yourself: <path>."),
         "hint_pick": tr("Choose the model file: <path> (`make model` put it there)."),
+        "hint_kernel": tr("The button reads the kernel's copy of the model (<path>); or choose the file yourself."),
+        "asking": tr("asking the kernel for its copy of the model …"),
+        "kernel_missing": tr("The kernel has no copy of the model at <path>: run chapter 15's first cells "
+                             "(or `python tools/fetch_model.py`), or choose the file yourself."),
+        "no_kernel": tr("No kernel answered (is the notebook's kernel running?). Choose the model file: <path>."),
         "frame_failed": tr("Part <k> of the model (<file>) did not arrive: is _static/model/ in the book's folder? "
                            "Choose the file yourself instead."),
         "bad_part": tr("<file> is not one of the model's part files."),
@@ -79,6 +104,9 @@ def model_lab(text="The capital of France is"):
         "failed": tr("The model could not be loaded: <error>"),
         "no_simd": tr("This browser cannot run the model: it lacks WebAssembly with SIMD (Chrome 91, Firefox 89, "
                       "Safari 16.4 and later have it). The figures of this chapter were computed in advance and stay."),
+        "no_memory": tr("This device could not give the page the memory the model needs (its 98 MB file, "
+                        "and as much again to compute with): it cannot run here. The figures of this chapter "
+                        "were computed in advance and stay."),
         "text": tr("Your text (up to <cap> tokens):"), "run": tr("Run"), "step": tr("+1 token"),
         "tokens": tr("tokens: press one to see whom it attends to"),
         "empty": tr("The text is empty: type something."),

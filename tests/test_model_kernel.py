@@ -70,3 +70,26 @@ def test_the_kernel_multiplies_as_numpy_does_with_the_dequantised_weights(tensor
     Y = np.frombuffer(memory.read(store, y_ptr, y_ptr + 4 * n * rows), np.float32).reshape(n, rows)
     expected = X.astype(np.float64) @ W.T.astype(np.float64)
     assert np.abs(Y - expected).max() < 1e-4 * max(1, np.abs(expected).max())
+
+
+def test_the_widget_sends_the_kernels_copy_of_the_model_in_pieces(tmp_path, monkeypatch):
+    """JupyterLab and Colab have no _static/ folder: the page asks the kernel, which sends
+    its copy of the model in pieces that join to the file; without a copy, where it looked."""
+    pytest.importorskip("anywidget")
+    from attention_book import model_lab as ml
+    fake = bytes(range(256)) * (ml.MODEL_SIZE // 256) + bytes(ml.MODEL_SIZE % 256)
+    (tmp_path / ml.MODEL_NAME).write_bytes(fake)
+    monkeypatch.setenv("ATTENTION_BOOK_MODELS", str(tmp_path))
+    w = ml.model_lab("Hi")
+    sent = []
+    monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append((content, buffers)))
+    w._send_model(w, {"want": "something else"}, [])
+    assert sent == []
+    w._send_model(w, {"want": "model"}, [])
+    assert [c for c, _ in sent] == [{"part": k, "of": len(sent)} for k in range(len(sent))]
+    assert len(sent) == -(-ml.MODEL_SIZE // ml.KERNEL_PIECE) > 1
+    assert b"".join(bytes(b[0]) for _, b in sent) == fake
+    sent.clear()
+    (tmp_path / ml.MODEL_NAME).write_bytes(fake[:1000])          # a truncated copy is not sent
+    w._send_model(w, {"want": "model"}, [])
+    assert sent == [({"missing": str(tmp_path / ml.MODEL_NAME)}, None)]

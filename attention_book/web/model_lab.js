@@ -118,7 +118,7 @@ function render({ model: w, el }) {
   const status = (msg, error = false) => { const s = $(".ml-status"); s.textContent = msg; s.classList.toggle("ml-error", error); };
   const base = static_base();
   const from_file = location.protocol === "file:";
-  const hint = !base ? fill(L.hint_pick, { path: w.get("path_hint") })
+  const hint = !base ? fill(L.hint_kernel, { path: w.get("path_hint") })
     : from_file ? fill(L.hint_file, { path: w.get("path_hint") }) : L.hint_http;
   status(hint);
   if (!(globalThis.WebAssembly && WebAssembly.validate(b64_bytes(w.get("kernel"))))) {
@@ -144,7 +144,13 @@ function render({ model: w, el }) {
     $(".ml-main").hidden = false; $(".ml-pick").hidden = true; $(".ml-load").hidden = true;
     go();
   }
-  const fail = (e) => { $(".ml-progress").hidden = true; status(e instanceof ModelFileError ? e.message : fill(L.failed, { error: String(e.message || e) }), true); $(".ml-load").disabled = false; };
+  const out_of_memory = (e) => e instanceof RangeError && /memory|alloc/i.test(String(e.message));
+  const fail = (e) => {
+    $(".ml-progress").hidden = true;
+    status(e instanceof ModelFileError ? e.message : out_of_memory(e) ? L.no_memory      // a phone that cannot spare it
+      : fill(L.failed, { error: String(e.message || e) }), true);
+    $(".ml-load").disabled = false;
+  };
 
   // The book's copy of the model: pages <name>.part0.html … holding its bytes in base64
   // (tools/book_model.py). Over http they are fetched; from a file they are loaded as hidden
@@ -193,9 +199,43 @@ function render({ model: w, el }) {
     for (const c of chunks) { out.set(c, at); at += c.length; }
     return out.buffer;
   }
+  class NoKernel extends Error {}
+  function kernel_copy() {
+    /* Ask the kernel (model_lab.py: _send_model) for its copy of the model; it comes in
+       pieces, each a message with one binary buffer. No answer within 20 s: NoKernel. */
+    return new Promise((resolve, reject) => {
+      const chunks = [], bar = $(".ml-progress");
+      let at = 0, count = 0, timer = null;
+      const off = () => { clearTimeout(timer); w.off("msg:custom", got); };
+      const wait = (ms) => { clearTimeout(timer); timer = setTimeout(() => { off(); reject(new NoKernel()); }, ms); };
+      const got = (msg, buffers) => {
+        if (msg && msg.missing) { off(); reject(new ModelFileError(fill(L.kernel_missing, { path: msg.missing }))); return; }
+        if (!msg || !Number.isInteger(msg.part) || !buffers || !buffers.length) return;
+        const b = buffers[0], view = ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
+        chunks[msg.part] = view; at += view.byteLength; count++;
+        bar.hidden = false; bar.value = Math.min(1, at / size);
+        status(fill(L.loading, { mb: (at / 1e6).toFixed(0), of: (size / 1e6).toFixed(0) }));
+        if (count < msg.of) { wait(60000); return; }
+        off();
+        const out = new Uint8Array(at);
+        let k = 0; for (const c of chunks) { out.set(c, k); k += c.byteLength; }
+        resolve(out.buffer);
+      };
+      status(L.asking);
+      w.on("msg:custom", got);
+      wait(20000);
+      try { w.send({ want: "model" }); } catch (e) { off(); reject(new NoKernel()); }
+    });
+  }
   $(".ml-load").addEventListener("click", async () => {
     $(".ml-load").disabled = true;
-    if (!base) { status(hint); $(".ml-file").focus(); $(".ml-load").disabled = false; return; }
+    if (!base) {                                    // JupyterLab, Colab: the kernel's copy
+      try { await use(await kernel_copy()); } catch (e) {
+        if (e instanceof NoKernel) { status(fill(L.no_kernel, { path: w.get("path_hint") }), true); $(".ml-file").focus(); $(".ml-load").disabled = false; }
+        else fail(e);
+      }
+      return;
+    }
     try {
       // one copy for both editions: the Chinese pages (under zh/) read the English edition's
       const root = base.endsWith("/zh/_static/") ? base.slice(0, -"zh/_static/".length) + "_static/" : base;
@@ -244,7 +284,7 @@ function render({ model: w, el }) {
     run.ids.push(id); run.logits = r.logits;
     run.maps = run.maps.map((old, l) => grow_map(old, r.maps[l]));
     state.query = run.ids.length - 1;
-    $(".ml-text").value = M.tokenizer.detokenize(run.ids);
+    $(".ml-text").value = M.tokenizer.detokenize(run.ids, { stream: true });   // whole characters only
     show();
   }
   function grow_map(old, add) {

@@ -220,11 +220,14 @@ function make_tokenizer(tokens) {
     return special.has(text) ? new TextEncoder().encode(text) : Uint8Array.from([...text], (c) => CHAR_BYTE.get(c));
   }
 
-  function detokenize(ids) {
+  function detokenize(ids, { stream = false } = {}) {
+    /* Token ids -> text; bad bytes become U+FFFD, as errors="replace". With stream, an
+       unfinished last character (a token may end inside one: a Chinese character is three
+       bytes) is held back, as while text is being generated, instead of showing as U+FFFD. */
     const parts = ids.map(token_bytes), all = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
     let k = 0;
     for (const p of parts) { all.set(p, k); k += p.length; }
-    return new TextDecoder("utf-8").decode(all);                   // bad bytes become U+FFFD, as errors="replace"
+    return new TextDecoder("utf-8").decode(all, { stream });
   }
   return { tokenize, detokenize, token_bytes, bpe };
 }

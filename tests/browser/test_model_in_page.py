@@ -304,3 +304,39 @@ def test_the_book_holds_one_copy_of_the_model_that_joins_to_the_fetched_file():
         h.update(part_bytes(p.read_text(encoding="ascii")))
     assert h.hexdigest() == fetch_model.SHA256
     assert not (HTML / "zh" / "_static" / "model").exists()
+
+
+def test_a_generated_token_that_ends_inside_a_character_waits_for_the_next(chapter, js):
+    """我喜欢学习 is 12 byte-level tokens for 5 characters of 3 bytes: some tokens end
+    inside a character. The text shown after "+1 token" is whole characters only (no
+    U+FFFD); the bytes left over wait for the next token."""
+    text = "我喜欢学习"
+    ids = chapter["tokenize"](text)
+    out = js("""const ids = model.tokenizer.tokenize(arg);
+        return ids.map((_, k) => [model.tokenizer.detokenize(ids.slice(0, k + 1), { stream: true }), model.tokenizer.detokenize(ids.slice(0, k + 1))]);""",
+             text)
+    assert len(out) == len(ids) == 12
+    assert all(text.startswith(whole) and "\ufffd" not in whole for whole, _ in out)
+    assert sum("\ufffd" in raw for _, raw in out) >= 3, "the test needs tokens that end inside a character"
+    assert out[-1][0] == text
+
+
+def test_a_device_that_cannot_spare_the_memory_gets_a_line_and_keeps_the_figures(browser, server):
+    """Where the page cannot get the memory (a phone), Load ends in a sentence that says
+    so, the chapter's precomputed figures stay, and nothing is left half-loaded."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script("""WebAssembly.Memory = function () {
+        throw new RangeError("WebAssembly.Memory(): could not allocate memory"); };""")
+    tab = ctx.new_page()
+    errors = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(f"{server}/{PAGE}", wait_until="load")
+    lab = tab.locator(".model-lab")
+    lab.locator(".ml-load").click()
+    tab.wait_for_function("document.querySelector('.model-lab .ml-status').classList.contains('ml-error')",
+                          timeout=90000)
+    assert "memory the model needs" in lab.locator(".ml-status").inner_text()
+    assert lab.locator(".ml-main").is_hidden() and lab.locator(".ml-load").is_enabled()
+    assert tab.locator("img[alt]").count() >= 5, "the chapter's figures"
+    assert not errors, errors
+    ctx.close()

@@ -31,8 +31,13 @@ pytestmark = pytest.mark.skipif(bool(NO_CHROMIUM), reason=NO_CHROMIUM or "")
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    with jupyterlab(tmp_path_factory.mktemp("lab")) as served:
+def lab_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("lab")
+
+
+@pytest.fixture(scope="module")
+def lab(lab_dir):
+    with jupyterlab(lab_dir) as served:
         yield served
 
 
@@ -107,5 +112,48 @@ def test_playground_computes_live_in_jupyterlab(playwright, lab):
             "e => { e.value = 300; e.dispatchEvent(new Event('input', {bubbles: true})); }")
         tab.wait_for_function("el => el.__playground.params.d_k === 300", arg=pg.element_handle(), timeout=10000)
         assert "300" in pg.locator("input[data-name=d_k] + output").inner_text()
+    finally:
+        browser.close()
+
+
+MODEL_READY = """el => el.__lab && el.__lab.model !== null
+  && !el.querySelector('.ml-main').hidden && el.querySelectorAll('.ml-next tbody tr').length === 10"""
+
+
+def test_model_in_the_page_takes_the_kernels_copy(playwright, lab, lab_dir):
+    """Chapter 15's model in the page, in JupyterLab: the chapter's cell shows the widget,
+    Load asks the kernel for its copy of the model (no _static/ folder there), the page
+    checks it and runs the reader's text; without the kernel's copy, a clear message."""
+    sys.path.insert(0, str(ROOT))
+    from attention_book.model_lab import model_cache_path
+    if not model_cache_path().is_file():
+        if os.environ.get("CI") == "true":
+            raise AssertionError(f"CI=true but no model at {model_cache_path()} (make model)")
+        pytest.skip(f"no model at {model_cache_path()} (make model)")
+    import nbformat
+    url, token = lab
+    chapter = nbformat.read(ROOT / "notebooks" / "15_real_model.ipynb", as_version=4)
+    cells = [c for c in chapter.cells if c.cell_type == "code"
+             and ("book-setup" in c.metadata.get("tags", []) or "model_lab(" in c.source)]
+    assert len(cells) == 2, [c.source[:60] for c in cells]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells, metadata=chapter.metadata),
+                   lab_dir / "notebooks" / "15_model_lab.ipynb")
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    try:
+        tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+        open_and_run_all(tab, url, token, "15_model_lab")
+        assert not tab.evaluate(BAD_OUTPUTS)
+        box = tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .model-lab").first
+        box.wait_for(timeout=60000)
+        assert "kernel" in box.locator(".ml-status").inner_text()
+        box.locator(".ml-load").click()
+        tab.wait_for_function(MODEL_READY, arg=box.element_handle(), timeout=120000)
+        status = box.locator(".ml-status").inner_text()
+        assert "checksum verified" in status, status
+        assert "Paris" in box.locator(".ml-next tbody tr").first.inner_text()
+        box.locator(".ml-text").fill("我喜欢学习")
+        box.locator(".ml-run").click()
+        tab.wait_for_function("el => el.__lab.run && el.__lab.run.ids.length === 12", arg=box.element_handle(),
+                              timeout=60000)
     finally:
         browser.close()
