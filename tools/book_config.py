@@ -167,6 +167,10 @@ def main():
         config["launch_buttons"] = {"colab_url": "", "binderhub_url": ""}
         print("book_config: no GitHub repository found (set BOOK_REPO_URL); "
               "building without Colab/Binder buttons")
+    # the book's own Sphinx extensions (book/_ext), by absolute path: each edition's
+    # configuration is read from _build/
+    for name, path in config["sphinx"].get("local_extensions", {}).items():
+        config["sphinx"]["local_extensions"][name] = str(ROOT / path)
     zh = zh_config(config)
     pdf_link(config, "en")
     pdf_link(zh, "zh")
