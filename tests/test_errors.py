@@ -83,3 +83,21 @@ def test_chapter14_decode_step_rejects_a_step_that_does_not_fit_its_cache(token,
     cache = ch14["start_cache"](m, np.ones((3, 8)), 1)
     with pytest.raises(ValueError, match="the cache holds 0 tokens of 1 key/value heads"):
         ch14["decode_step"](m, token, t, cache, g)
+
+
+def test_chapter14_translator_reads_its_heads_from_its_weights():
+    """init_translator(h=8): the teacher-forced decoder reads h from W_Q and W_K, as
+    decode_step does (it used the global HEADS = 4 and failed on W_Q's 8 heads), and the
+    two give the same logits."""
+    from nbload import chapter_path, run_code
+    ns = run_code(chapter_path("14"), until="c14-020")
+    g, h = 2, 8
+    m = ns["init_translator"](g, seed=0, h=h)
+    src, prev = np.array([[1, 2, 3]]), np.array([[0, 4, 5]])
+    H = ns["encoder"](m, src)
+    logits, A = ns["decoder"](m, H, prev, g)
+    assert A.shape == (1, h, 3, 3)
+    cache = ch14["start_cache"](m, H[0], g)
+    for t, token in enumerate(prev[0]):
+        step, _ = ch14["decode_step"](m, token, t, cache, g)
+        assert np.abs(step - logits[0, t]).max() < 1e-9
