@@ -139,6 +139,8 @@ def test_bad_input(ch15):
         forward(np.array([], dtype=int))
     with pytest.raises(ValueError, match="give 1 to"):
         forward(np.zeros(8193, dtype=int))                     # longer than the context
+    with pytest.raises(ValueError, match=r"the byte 0x1d \(in '\\x1d'\) has no token of its own"):
+        ch15["tokenize"]("a\x1d b")                           # a control byte: not a KeyError
 
 
 def test_corrupt_file_is_not_used(ch15, tmp_path, monkeypatch, capsys):

@@ -392,11 +392,13 @@ assert ok, "an assertion message"'''
 # (chapter 3), the example sentence's words (chapter 6).
 DATA_WORDS = {"notebooks/03_qkv_translation": "TGT", "notebooks/06_positions_and_heads": "words",
               "notebooks/14_generation": "TGT",
-              "notebooks/15_real_model": "The capital of France is Paris".split()}  # the prompt and its answer   # the translation data: English words by design
+              # chapter 15: its prompts, their answers, and the continuations it samples (the model writes English)
+              "notebooks/15_real_model": ("The capital of France is Paris Once upon a time there was a little".split(),
+                                          "samples")}   # the translation data: English words by design
 ENGLISH_SCOPE = [d for d in SCOPE if d.startswith("notebooks/")]
 DATA_MESSAGES = {"the cat sat on the mat", "it was tired", "the mat sat on the cat",  # example sentences
                  # chapter 15's prompts: the real model reads English (its text says so), so they stay English
-                 "The capital of France is",
+                 "The capital of France is", "Once upon a time, there was a little",
                  "Attention lets a model decide, for every word it reads, which of the other words matter most. "
                  "A translator uses it to find the source words that the next target word depends on; a language "
                  "model uses it to look back over everything written so far before it writes the next word, one "
@@ -432,6 +434,10 @@ def test_chinese_notebook_prints_and_draws_no_english(doc):
     lines, texts, errors, ns = zh_english.run_notebook(i18n.OUT / (doc + ".ipynb"), namespace=True)
     assert not errors, errors
     words = DATA_WORDS.get(doc, "")
+    if isinstance(words, tuple):     # fixed words, and the words of texts the chapter generated
+        fixed, generated = words
+        words = fixed + [w for _, text in ns.get(generated, []) for run in zh_english.english_runs(text, 1)
+                         for w in run.split()]
     data = {w.lower() for w in (words if isinstance(words, list) else ns.get(words, []))}
     left = [(run, s) for s in set(lines) | set(texts) for run in zh_english.english_runs(s)
             if not {w.lower() for w in run.split()} <= data]

@@ -340,3 +340,23 @@ def test_a_device_that_cannot_spare_the_memory_gets_a_line_and_keeps_the_figures
     assert tab.locator("img[alt]").count() >= 5, "the chapter's figures"
     assert not errors, errors
     ctx.close()
+
+
+def test_the_pages_sampling_keeps_what_the_chapters_keeps(chapter, js):
+    """The page's next_token_probabilities is the chapter's (section "Sampling"), on the
+    real model's logits after the chapter's prompt: the same ids, in the same order, and
+    the same probabilities, for greedy, temperature, top-k and top-p."""
+    import nbformat
+    cell = next(c for c in nbformat.read(ROOT / "notebooks" / "15_real_model.ipynb", as_version=4).cells
+                if c.get("id") == "c15-053b")
+    exec(cell.source, chapter)
+    z = chapter["forward"](np.array(chapter["tokenize"]("Once upon a time, there was a little")), last_only=True)[0][-1]
+    settings = [{"temperature": 0}, {"temperature": 0.6}, {"top_k": 10}, {"top_p": 0.9},
+                {"temperature": 0.7, "top_p": 0.9}, {"temperature": 1.5, "top_k": 50, "top_p": 0.5}]
+    page = js("""const z = new Float32Array(Uint8Array.from(atob(arg.z), (c) => c.charCodeAt(0)).buffer);
+        return arg.settings.map((s) => M.next_token_probabilities(z, s).slice(0, 200));""",
+              {"z": base64.b64encode(z.astype(np.float32).tobytes()).decode(), "settings": settings})
+    for setting, got in zip(settings, page):
+        keep, p = chapter["next_token_probabilities"](z.astype(np.float32), **setting)
+        assert [o["id"] for o in got] == [int(i) for i in keep[:200]], setting
+        assert np.abs(np.array([o["p"] for o in got]) - p[:200]).max() < 1e-6, setting

@@ -35,6 +35,7 @@ DATA = {
     "06_positions_and_heads": SENTENCE,
     "14_generation": TRANSLATION,
     "15_real_model": set("the capital of france is paris london attention one what".split())
+                     | set("once upon a time there was a little girl town".split())   # the sampling section's prompt, its top tokens
                      | {"layers", "h", "g", "base", "eps", "context"},   # the model's configuration, printed
 }
 
