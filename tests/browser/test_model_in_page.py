@@ -360,3 +360,30 @@ def test_the_pages_sampling_keeps_what_the_chapters_keeps(chapter, js):
         keep, p = chapter["next_token_probabilities"](z.astype(np.float32), **setting)
         assert [o["id"] for o in got] == [int(i) for i in keep[:200]], setting
         assert np.abs(np.array([o["p"] for o in got]) - p[:200]).max() < 1e-6, setting
+
+
+def test_on_a_phone_the_reader_taps_through_the_model(browser, server):
+    """390 px, touch only: tap Load, Run, +1 token and a token of the text; the head view
+    follows the tapped token, and nothing is wider than the screen."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                              is_mobile=True, has_touch=True)
+    tab = ctx.new_page()
+    errors = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(f"{server}/zh/{PAGE}", wait_until="load")
+    lab = tab.locator(".model-lab")
+    lab.locator(".ml-load").tap()
+    tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=120000)
+    lab.locator(".ml-run").tap()
+    tab.wait_for_function("document.querySelectorAll('.model-lab .ml-tok').length === 5")
+    lab.locator(".ml-step").tap()
+    tab.wait_for_function("document.querySelectorAll('.model-lab .ml-tok').length === 6")
+    before = lab.locator(".ml-heat-cap").inner_text()
+    lab.locator(".ml-tok").nth(2).tap()
+    assert lab.locator(".ml-tok").nth(2).get_attribute("aria-pressed") == "true"
+    assert lab.locator(".ml-heat-cap").inner_text() != before
+    wide = tab.evaluate("""() => [...document.querySelectorAll('.model-lab *')]
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 1).map((e) => e.className).slice(0, 5)""")
+    assert not wide, f"wider than the phone: {wide}"
+    assert not errors, errors
+    ctx.close()
