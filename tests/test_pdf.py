@@ -25,7 +25,8 @@ EDITIONS = ["en", "zh"]
 WIDGET_REPR = re.compile(r"(?<![.\w])(VBox|HBox|SelectionSlider|RadioButtons|Stack|HTML|IntProgress|FloatProgress|"
                          r"Output|Button|Dropdown|\w*Slider)\(|children=\(")   # not widgets.HBox( in code
 WORDS = [None, "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN",
-         "ELEVEN", "TWELVE", "THIRTEEN", "FOURTEEN", "FIFTEEN", "SIXTEEN", "SEVENTEEN", "EIGHTEEN"]
+         "ELEVEN", "TWELVE", "THIRTEEN", "FOURTEEN", "FIFTEEN", "SIXTEEN", "SEVENTEEN", "EIGHTEEN",
+         "NINETEEN", "TWENTY", "TWENTYONE", "TWENTYTWO"]   # squeezed: "TWENTY ONE" without its space
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -70,8 +71,10 @@ def pages(edition):
 
 
 def squeeze(text):
-    """Text without spaces and line breaks (pdftotext breaks lines and inserts spaces)."""
-    return re.sub(r"\s+", "", text)
+    """Text without spaces and line breaks (pdftotext breaks lines and inserts spaces), and
+    with Sphinx's curly apostrophes and quotes made straight (Chapter 15’s → Chapter 15's),
+    and the two marks the Chinese PDF's font draws as others (… as ⋯, · as ・) made one."""
+    return re.sub(r"\s+", "", text).translate(str.maketrans("’‘“”⋯・", "''\"\"…·"))
 
 
 def toc(edition):
@@ -209,9 +212,12 @@ def test_every_quiz_printed_with_options_and_answer(edition):
 
 # --- the Chinese edition is in Chinese ---------------------------------------------------
 def code_lines():
-    """Every line of code and of code output of the Chinese edition's notebooks, as built."""
+    """Every line of code and of code output of the Chinese edition's notebooks, as built
+    for the PDF and, where the PDF's copy of a notebook lacks a cell's outputs (chapter 15's
+    sampled continuations), for the HTML book."""
     lines = set()
-    for path in (pdfbuild.OUT / "zh" / "_build" / "jupyter_execute").rglob("*.ipynb"):
+    built = [pdfbuild.OUT / "zh" / "_build" / "jupyter_execute", ROOT / "_build" / "zh" / "_build" / "jupyter_execute"]
+    for path in (p for d in built for p in d.rglob("*.ipynb")):
         nb = json.loads(path.read_text())
         for cell in nb["cells"]:
             if cell["cell_type"] != "code":
