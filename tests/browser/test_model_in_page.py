@@ -209,8 +209,15 @@ def test_sampling_follows_temperature_top_k_and_top_p(js):
 
 
 # ---------------------------------------------------------------- the widget on the chapter's page
-def open_lab(browser, url, **context):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, **context)
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+
+
+def open_lab(browser, url, init_script=None, **context):
+    """Chapter 15's page with its widget drawn: (context, tab, page errors). `context`:
+    the browser context's options (default a 1280 px window; PHONE for a phone)."""
+    ctx = browser.new_context(**({"viewport": {"width": 1280, "height": 900}} | context))
+    if init_script:
+        ctx.add_init_script(init_script)
     tab = ctx.new_page()
     errors = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
@@ -324,15 +331,10 @@ def test_a_generated_token_that_ends_inside_a_character_waits_for_the_next(chapt
 def test_a_device_that_cannot_spare_the_memory_gets_a_line_and_keeps_the_figures(browser, server):
     """Where the page cannot get the memory (a phone), Load ends in a sentence that says
     so, the chapter's precomputed figures stay, and nothing is left half-loaded."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    ctx.add_init_script("""WebAssembly.Memory = function () {
-        throw new RangeError("WebAssembly.Memory(): could not allocate memory"); };""")
-    tab = ctx.new_page()
-    errors = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.goto(f"{server}/{PAGE}", wait_until="load")
+    ctx, tab, errors = open_lab(browser, f"{server}/{PAGE}", init_script="""WebAssembly.Memory = function () {
+        throw new RangeError("WebAssembly.Memory(): could not allocate memory"); };""", **PHONE)
     lab = tab.locator(".model-lab")
-    lab.locator(".ml-load").click()
+    lab.locator(".ml-load").tap()
     tab.wait_for_function("document.querySelector('.model-lab .ml-status').classList.contains('ml-error')",
                           timeout=90000)
     assert "memory the model needs" in lab.locator(".ml-status").inner_text()
@@ -365,12 +367,7 @@ def test_the_pages_sampling_keeps_what_the_chapters_keeps(chapter, js):
 def test_on_a_phone_the_reader_taps_through_the_model(browser, server):
     """390 px, touch only: tap Load, Run, +1 token and a token of the text; the head view
     follows the tapped token, and nothing is wider than the screen."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3,
-                              is_mobile=True, has_touch=True)
-    tab = ctx.new_page()
-    errors = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.goto(f"{server}/zh/{PAGE}", wait_until="load")
+    ctx, tab, errors = open_lab(browser, f"{server}/zh/{PAGE}", **PHONE)
     lab = tab.locator(".model-lab")
     lab.locator(".ml-load").tap()
     tab.wait_for_selector(".model-lab .ml-main:not([hidden])", timeout=120000)
