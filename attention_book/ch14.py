@@ -3,6 +3,7 @@
 Generated from the chapter's cells marked #@save by tools/package.py
 (make package): edit the chapter, not this file."""
 import numpy as np
+import copy
 import ctypes
 import glob
 import math
@@ -118,3 +119,20 @@ def decode_step(m, token, t, cache, g):
     y1 = y0 + attend(y0, m["self"], cache["K"], cache["V"], g)[0]
     M, A = attend(y1, m["cross"], cache["K_src"], cache["V_src"], g)
     return (y1 + M) @ m["W_out"] + m["b_out"], A
+
+
+# Defined in chapter 14, 14_generation.ipynb (cell c14-043)
+def fastest(f, repeat):
+    """The fastest of `repeat` runs of f(), in seconds."""
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+# Defined in chapter 14, 14_generation.ipynb (cell c14-047)
+def cache_bytes(layers, heads, d_k, t, bytes_per_number=8):
+    """Bytes of a KV cache: a key and a value of d_k numbers per layer, head and token."""
+    return 2 * layers * heads * d_k * t * bytes_per_number

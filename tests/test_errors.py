@@ -101,3 +101,44 @@ def test_chapter14_translator_reads_its_heads_from_its_weights():
     for t, token in enumerate(prev[0]):
         step, _ = ch14["decode_step"](m, token, t, cache, g)
         assert np.abs(step - logits[0, t]).max() < 1e-9
+
+
+# chapter 15's model code: its functions need the model loaded, so they come from the
+# chapter's run (tests/nbload.py, once per session, shared with test_crosscheck_smollm2)
+@pytest.fixture(scope="module")
+def ch15():
+    from nbload import Chapter
+    chapter = Chapter("15_real_model")
+    if chapter.get("MODEL") is None:
+        pytest.fail("chapter 15 ran without its model: run `make model`", pytrace=False)
+    return chapter
+
+
+@pytest.mark.parametrize("ids, named", [([-1], "got -1 to -1"), ([5, 49152], "got 5 to 49152"),
+                                        ([[1, 2]], "shape (1, 2)"), ([1.0, 2.0], "float64"),
+                                        (np.zeros(0, int), "0 tokens after 0")],
+                         ids=["minus one", "past the vocabulary", "2-D", "floats", "empty"])
+def test_chapter15_forward_rejects_ids_that_are_not_tokens(ch15, ids, named):
+    """Id -1 was read as token 49151 (numpy's negative index), silently."""
+    with pytest.raises(ValueError, match=named.replace("(", r"\(").replace(")", r"\)")):
+        ch15["forward"](np.array(ids))
+
+
+def test_chapter15_self_attention_is_causal_wherever_the_positions_start(ch15):
+    """Without a cache, positions that do not start at 0 (7 … 11) were compared with key
+    indices 0 … 4: every query saw every key, the future included."""
+    W, X = ch15["W"], ch15["W"]["E"][[1, 2, 3, 4, 5]]
+    for start in (0, 7):
+        _, A = ch15["self_attention"](X, W["layers"][0], np.arange(start, start + 5))
+        assert np.all(A[:, np.triu_indices(5, 1)[0], np.triu_indices(5, 1)[1]] == 0), start
+        assert np.allclose(A.sum(axis=-1), 1, atol=1e-5)
+
+
+def test_chapter15_forward_last_only_keeps_one_row_of_weights(ch15):
+    """last_only=True kept every layer's full (h, n, n) weights: 1 GiB at 1,024 tokens."""
+    logits, maps = ch15["forward"](np.arange(1, 9), last_only=True)
+    assert logits.shape == (1, 49152) and len(maps) == 30
+    assert all(A.shape == (9, 1, 8) for A in maps)
+    full_logits, full_maps = ch15["forward"](np.arange(1, 9))
+    assert np.allclose(full_maps[29][:, -1:], maps[29], atol=1e-6)
+    assert np.abs(full_logits[-1:] - logits).max() < 1e-3
