@@ -178,7 +178,7 @@ test-browser: $(VENV)/.test-installed
 # every notebook under the versions Colab ships (ipywidgets 7.7), in .venv-colab
 # and the book's package installed as the setup cell installs it on Colab
 # (pip install of the repository; here from the checkout, offline)
-.venv-colab/.installed: requirements-colab.txt pyproject.toml $(wildcard attention_book/*.py attention_book/*.js attention_book/web/*)
+.venv-colab/.installed: requirements-colab.txt pyproject.toml $(wildcard attention_book/*.py attention_book/exercises/*.py attention_book/*.js attention_book/web/*)
 	test -x .venv-colab/bin/python || $(PYTHON) -m venv .venv-colab
 	.venv-colab/bin/python -m pip install -q --upgrade pip
 	.venv-colab/bin/pip install -q -r requirements-colab.txt

@@ -7,6 +7,8 @@
   (tools/package.py; a test fails when a module differs from its chapter).
   A later chapter imports them in one visible line:
   `from attention_book.ch05 import attention`.
+- `attention_book.exercises.chNN`: chapter NN's exercise checks, written by
+  hand, made by one hidden cell of the chapter (`checks(...)`).
 - `attention_book.i18n`: the translation runtime of the Chinese edition.
 """
 __version__ = "1.0.0"

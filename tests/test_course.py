@@ -1,6 +1,7 @@
 """Each chapter is a lesson: objectives, ≥3 checked exercises with hidden
 solutions, a quiz, a summary and a link onward; every exercise check accepts
 its solution and rejects a wrong answer."""
+import ast
 import contextlib
 import io
 import re
@@ -17,12 +18,19 @@ def tags(cell):
 
 
 def exercises(nb):
-    """(prompt, answer, check, solution) cells of every exercise, in order."""
+    """(prompt, answer, check, solution) cells of every exercise, in order. An exercise is
+    a prompt, a cell for the answer, the check and a hidden solution; the answer cell may
+    end with the check (tagged exercise-answer and exercise-check): then `answer` and
+    `check` are that one cell."""
     found = []
     cells = nb.cells
     for i, cell in enumerate(cells):
         if cell.cell_type == "markdown" and "```{exercise}" in cell.source:
-            found.append(cells[i:i + 4])
+            answer = cells[i + 1] if i + 1 < len(cells) else cell
+            if "exercise-check" in tags(answer):       # the answer cell ends with its check
+                found.append([cell, answer, answer] + cells[i + 2:i + 3])
+            else:
+                found.append(cells[i:i + 4])
     return found
 
 
@@ -38,7 +46,7 @@ def test_objectives_summary_and_next(notebook):
         f"{path.name}: the last cell does not point to the next chapter"
 
 
-def test_at_least_three_exercises_in_the_four_cell_form(notebook):
+def test_at_least_three_exercises_with_answer_check_and_hidden_solution(notebook):
     path, nb = notebook
     found = exercises(nb)
     assert len(found) >= 3, f"{path.name}: {len(found)} exercises, expected ≥ 3"
@@ -46,7 +54,16 @@ def test_at_least_three_exercises_in_the_four_cell_form(notebook):
         label = re.search(r":label: (\S+)", prompt.source)
         assert label, f"{path.name}: exercise without a label:\n{prompt.source[:120]}"
         assert "exercise-answer" in tags(answer), f"{label[1]}: the answer cell must follow the prompt"
-        assert "exercise-check" in tags(check), f"{label[1]}: the check cell must follow the answer"
+        assert "exercise-check" in tags(check), \
+            f"{label[1]}: the check must follow the answer (the next cell, or the answer cell's end)"
+        number = label[1].replace("ch", "").replace("-ex", "_")          # ch03-ex1 -> 03_1
+        assert re.search(rf"^check_{number}\(answer_{number}\b", check.source, re.M), \
+            f"{label[1]}: the check cell does not call check_{number}(answer_{number} ...)"
+        if check is answer:                                              # one cell: the check is its last line
+            last = ast.parse(answer.source).body[-1]
+            assert isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) \
+                and getattr(last.value.func, "id", "") == f"check_{number}", \
+                f"{label[1]}: an answer cell tagged exercise-check must end with check_{number}(...)"
         assert {"solution", "hide-input"} <= tags(solution), f"{label[1]}: the solution must be hidden"
         assert solution.metadata.get("jupyter", {}).get("source_hidden"), \
             f"{label[1]}: the solution must be collapsed in Jupyter too"
@@ -54,6 +71,22 @@ def test_at_least_three_exercises_in_the_four_cell_form(notebook):
             f"{label[1]}: the stored check of the empty answer should say what is missing"
         assert any("✓ Correct!" in o.get("text", "") for o in solution.outputs), \
             f"{label[1]}: the stored solution does not pass its check"
+
+
+def test_exercise_modules_are_the_chapters_checks():
+    """Every module of attention_book/exercises/ is imported by its own chapter, whose
+    exercises are checked by the checks it makes (no check defined in a cell as well)."""
+    from conftest import ROOT
+    modules = sorted((ROOT / "attention_book" / "exercises").glob("ch[0-9][0-9].py"))
+    assert modules, "no exercise modules in attention_book/exercises/"
+    for module in modules:
+        nn = module.stem[2:]
+        path = next(p for p in NOTEBOOKS if p.name.startswith(nn + "_"))
+        sources = [c.source for c in code_cells(read(path))]
+        assert any(f"from attention_book.exercises.ch{nn} import" in s for s in sources), \
+            f"{path.name} does not import attention_book/exercises/{module.name}"
+        assert not any(re.search(r"^def check_", s, re.M) for s in sources), \
+            f"{path.name} imports its checks from the package and defines one in a cell too"
 
 
 def test_quiz_questions(notebook):

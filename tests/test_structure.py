@@ -131,6 +131,19 @@ def test_randomness_is_seeded(notebook):
                 f"{path.name}: default_rng() without a seed: {ast.get_source_segment(src, call)}"
 
 
+MAX_CELLS = 90   # issue 34: at most 90 cells a chapter; the book aims at 70
+
+
+def test_a_chapter_has_at_most_90_cells(notebook):
+    """A chapter is read, and run, cell by cell: at most MAX_CELLS of them. What a reader
+    need not read to learn the mechanism goes elsewhere: the exercise checks into the
+    package (attention_book/exercises/chNN.py, made by one hidden cell), glue into the
+    hidden figure cell of the same step where there is one."""
+    path, nb = notebook
+    assert len(nb.cells) <= MAX_CELLS, \
+        f"{path.name}: {len(nb.cells)} cells, at most {MAX_CELLS} (move bookkeeping into attention_book/)"
+
+
 def test_stored_executed_top_to_bottom_without_errors(notebook):
     path, nb = notebook
     counts = [c.execution_count for c in code_cells(nb)]

@@ -136,7 +136,7 @@ PERTURBATIONS = {
 }
 # The last code cell (by id) whose output can depend on the training: the cells after
 # it (timings, PyTorch, exercises) are not re-run.
-UNTIL = {"03_qkv_translation": "2d2da694", "07_why_sqrt_dk": "58dd08d3",
+UNTIL = {"03_qkv_translation": "2b335cf2", "07_why_sqrt_dk": "58dd08d3",
          "08_strengths": "tr08-jac-glue", "08_long_range_dependencies": "tr08-jac-glue", "13_transformer_block": "c12-047"}
 # TRAINING_PERTURBATION=all runs every perturbation; by default the first of each chapter.
 ALL = os.environ.get("TRAINING_PERTURBATION") == "all"

@@ -18,6 +18,9 @@ Catalogs (polib; any PO editor opens them):
 - locales/zh_CN/book/<page>.po: one message per top-level Markdown block
   (msgctxt = the section's anchor and the block's number in it); the glossary
   one message per term (msgctxt "term: <English headword>").
+- A chapter's exercise checks live in the package (attention_book/exercises/chNN.py,
+  imported by a hidden cell of the chapter): their texts are the chapter's code
+  messages all the same, in its catalog.
 - locales/zh_CN/setup.po: the package's own words (attention_book/: quiz marks,
   feedback, alt-text words, the playground's labels), the setup cell's comments
   and the code prompts ("Show the figure code").
@@ -306,6 +309,18 @@ def code_texts(source, everything=False):
     return out
 
 
+def exercise_modules(source):
+    """The modules of attention_book/exercises/ that a code cell imports: a chapter's
+    exercise checks, written in the package, whose messages are the chapter's own
+    (its catalog holds them, msgctxt "code", as it did when they were in a cell)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [PACKAGE / "exercises" / (node.module.rsplit(".", 1)[1] + ".py") for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("attention_book.exercises.")]
+
+
 HIDDEN_CODE = {"book-setup", "figure-code", "carried-over", "hide-input", "remove-input", "remove-cell"}
 _KEEP_COMMENT = re.compile(r"^(noqa\b|type:|pragma\b|fmt:|@save$)")
 
@@ -572,6 +587,9 @@ def extract(only=()):
                 wanted.append((cell.id, cell.source, where))
             elif cell.cell_type == "code" and "book-setup" not in cell.metadata.get("tags", []):
                 wanted += [("code", t, where) for t in code_texts(cell.source)]
+                for module in exercise_modules(cell.source):   # the chapter's checks, kept in the package
+                    wanted += [("code", t, (module.relative_to(ROOT).as_posix(), ""))
+                               for t in code_texts(module.read_text())]
                 if reader_code(cell):
                     wanted += [("comment", t, where) for t in code_comments(cell.source)]
         merge(catalog_path(nb_path), wanted)
@@ -882,6 +900,7 @@ def wanted_units(source):
                 out.append((cell.id, cell.source))
             elif cell.cell_type == "code" and "book-setup" not in cell.metadata.get("tags", []):
                 out += [("code", t) for t in code_texts(cell.source)]
+                out += [("code", t) for module in exercise_modules(cell.source) for t in code_texts(module.read_text())]
                 if reader_code(cell):
                     out += [("comment", t) for t in code_comments(cell.source)]
         return out

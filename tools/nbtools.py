@@ -44,7 +44,9 @@ def notebooks(args=()):
 
 
 def tidy_exercises(nb):
-    """Solutions, checking code, figure code (cells tagged `figure-code`) and code
+    """Quizzes (their code gives the answer away: removed), solutions, checking code
+    (the exercise checks, or the cell that imports them from attention_book.exercises),
+    figure code (cells tagged `figure-code`) and code
     carried over from an earlier chapter (tagged `carried-over`) stay
     folded until the reader opens them: `hide-input` in the book, collapsed in
     Jupyter and Colab (jupyter.source_hidden)."""
@@ -52,7 +54,7 @@ def tidy_exercises(nb):
         if cell.cell_type != "code":
             continue
         tags = cell.metadata.setdefault("tags", [])
-        if cell.source.lstrip().startswith("quiz("):  # the code would give the answer away
+        if cell.source.lstrip().startswith(("quiz(", "display(quiz(")):  # the code would give the answer away
             if "remove-input" not in tags:
                 tags.append("remove-input")
             cell.metadata["jupyter"] = {"source_hidden": True}
@@ -63,8 +65,8 @@ def tidy_exercises(nb):
             what = "solution"
         elif "carried-over" in tags:   # an earlier chapter's code, repeated so the notebook runs alone
             what = "code carried over"
-        elif cell.source.lstrip().startswith("def check_"):
-            what = "checking code"
+        elif cell.source.lstrip().startswith("def check_") or "from attention_book.exercises." in cell.source:
+            what = "checking code"     # the checks themselves, or the cell that makes them from the package
         else:
             continue
         if "hide-input" not in tags:

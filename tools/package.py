@@ -72,15 +72,17 @@ def module_source(chapter):
     cells = saved_cells(nb)
     if not cells:
         return None
-    imports = []  # every top-level import of the chapter (the setup cell's aside), earlier chapters' too
-    for cell in nb.cells:
+    imports = []  # every top-level import of the chapter (the setup cell's aside), earlier chapters' too,
+    for cell in nb.cells:  # but not its exercise checks (attention_book.exercises): no saved function uses them
         if cell.cell_type == "code" and "book-setup" not in cell.metadata.get("tags", []):
             try:
                 nodes = ast.parse(cell.source).body
             except SyntaxError:
                 continue
             imports += [t for t in (ast.get_source_segment(cell.source, n) for n in nodes
-                                    if isinstance(n, (ast.Import, ast.ImportFrom))) if t not in imports]
+                                    if isinstance(n, (ast.Import, ast.ImportFrom))
+                                    and not (getattr(n, "module", None) or "").startswith("attention_book.exercises"))
+                        if t not in imports]
     body = []
     for cell in cells:
         source = cell.source
