@@ -403,7 +403,11 @@ DATA_MESSAGES = {"the cat sat on the mat", "it was tired", "the mat sat on the c
                  "A translator uses it to find the source words that the next target word depends on; a language "
                  "model uses it to look back over everything written so far before it writes the next word, one "
                  "word at a time.",
-                 "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n",
+                 # the chat template's default system turn, the template and the question it asks
+                 "You are a helpful AI assistant named SmolLM, trained by Hugging Face",
+                 "<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{question}<|im_end|>\n"
+                 "<|im_start|>assistant\n",
+                 "What is the capital of France?",
                  # exercise 15.3's longer text, the paragraph continued (the model reads it)
                  ' To do so, each word is given a query, a key and a value. The query of the word being read is compared with the key of every word before it, and the scores are turned into weights that sum to one; the output is the weighted sum of the values. Nothing in this rule prefers near words to far ones: the weights alone decide where the model looks. The price is that a model which writes a long text must keep the keys and values of everything it has written, and compare each new word with all of them, so every word costs more than the one before. A model that reads a stream without end cannot keep them all. It has to forget the oldest words, and the simplest way is a window: keep the keys of the last few hundred words and drop the rest. That keeps the cost of each new word fixed, however long the stream grows, but a word that leaves the window is gone for good.'}
 
