@@ -24,6 +24,13 @@ AVX2_NUMERIC := OPENBLAS_CORETYPE=$(AVX2_CORE) OPENBLAS_NUM_THREADS=2 OMP_NUM_TH
 # (feature lists comma-separated, so a configuration is one word per variable)
 # the notebooks in two pytest workers, a notebook per worker (2 cores)
 XDIST := -n 2 --dist loadfile
+# Where two notebooks (or test processes) run side by side, each gets one BLAS
+# thread. Two processes with two OpenBLAS threads each on two cores wait for
+# each other's threads: a (1, 576) @ (576, 1536) product took 24 ms instead of
+# 0.3 ms, and chapter 15 ran three times longer. Stored outputs do not depend
+# on the thread count (the AVX2 configuration runs its notebooks one at a time
+# with two threads).
+ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
 .PHONY: model package book pdf translations test lab sync execute font kernel install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
 
@@ -76,9 +83,9 @@ book: $(VENV)/.book-installed model
 	rm -rf _build/html  # no stale pages; the execution cache (_build/.jupyter_cache) stays
 	rm -rf _build/zh/_build/html  # else Sphinx may skip copying _static ("no targets are out of date")
 	mkdir -p _build/zh
-	@ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build zh --config _build/_config_zh.yml \
+	@$(ONE_THREAD) ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build zh --config _build/_config_zh.yml \
 	  --path-output _build/zh $(JB_FLAGS) > _build/zh/build.log 2>&1 & zh=$$!; \
-	ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build . --config _build/_config.yml $(JB_FLAGS); en=$$?; \
+	$(ONE_THREAD) ATTENTION_BOOK_STATIC=1 $(BIN)/jupyter-book build . --config _build/_config.yml $(JB_FLAGS); en=$$?; \
 	wait $$zh; zh=$$?; \
 	echo "---- the Chinese edition (_build/zh/build.log) ----"; \
 	if [ $$zh -eq 0 ]; then tail -n 5 _build/zh/build.log; else cat _build/zh/build.log; fi; \
@@ -134,22 +141,25 @@ install-torch: $(VENV)/.test-installed
 UNIT_B := tests/test_figures.py tests/test_i18n.py
 test-unit: $(VENV)/.test-installed model
 	@mkdir -p $(REPORTS); \
-	$(BIN)/python -m pytest -p no:randomly $(UNIT_B) --junitxml=$(REPORTS)/unit-b.xml \
+	$(ONE_THREAD) $(BIN)/python -m pytest -p no:randomly $(UNIT_B) --junitxml=$(REPORTS)/unit-b.xml \
 	  > $(REPORTS)/unit-b.log 2>&1 & b=$$!; \
-	$(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser --ignore=tests/live \
+	$(ONE_THREAD) $(BIN)/python -m pytest -p no:randomly tests --ignore=tests/browser --ignore=tests/live \
 	  --ignore=tests/compat --ignore=tests/test_pdf.py $(addprefix --ignore=,$(UNIT_B)) \
 	  --junitxml=$(REPORTS)/unit.xml; a=$$?; \
 	wait $$b; b=$$?; echo "---- $(UNIT_B) ----"; cat $(REPORTS)/unit-b.log; \
 	[ $$a -eq 0 ] && [ $$b -eq 0 ]
 
-# nbval three times against the same stored outputs: as the machine is, then
-# under the two other numeric configurations above (ALT_NUMERIC, AVX2_NUMERIC)
+# nbval three times against the same stored outputs: the machine's own BLAS
+# kernel and SIMD loops (two notebooks side by side, one BLAS thread each), then
+# the two other numeric configurations above (ALT_NUMERIC side by side too;
+# AVX2_NUMERIC, with its two BLAS threads, one notebook at a time)
 test-notebooks: $(VENV)/.test-installed model
 	@status=0; \
-	for run in "notebooks:" "notebooks-alt:$(ALT_NUMERIC)" "notebooks-avx2:$(AVX2_NUMERIC)"; do \
+	for run in "notebooks:$(ONE_THREAD)" "notebooks-alt:$(ALT_NUMERIC)" "notebooks-avx2:$(AVX2_NUMERIC)"; do \
 	  report=$${run%%:*}; config=$${run#*:}; \
+	  case $$config in *OPENBLAS_NUM_THREADS=1*) workers="$(XDIST)";; *) workers="-n 0";; esac; \
 	  env $$config $(BIN)/python tools/numeric_config.py; \
-	  env $$config $(BIN)/python -m pytest $(NBVAL) $(XDIST) --junitxml=$(REPORTS)/$$report.xml \
+	  env $$config $(BIN)/python -m pytest $(NBVAL) $$workers --junitxml=$(REPORTS)/$$report.xml \
 	    notebooks/ || status=1; \
 	done; exit $$status
 
@@ -166,7 +176,7 @@ test-browser: $(VENV)/.test-installed
 	@mkdir -p $(REPORTS); \
 	$(BIN)/python -m pytest -p no:randomly tests/browser -k "zh/" \
 	  --junitxml=$(REPORTS)/browser-zh.xml > $(REPORTS)/browser-zh.log 2>&1 & zh=$$!; \
-	$(BIN)/python -m pytest -p no:randomly tests/live \
+	$(ONE_THREAD) $(BIN)/python -m pytest -p no:randomly tests/live \
 	  --junitxml=$(REPORTS)/live.xml > $(REPORTS)/live.log 2>&1 & live=$$!; \
 	$(BIN)/python -m pytest -p no:randomly tests/browser -k "not zh/" \
 	  --junitxml=$(REPORTS)/browser.xml; en=$$?; \
@@ -186,7 +196,7 @@ test-browser: $(VENV)/.test-installed
 	touch $@
 
 test-colab: .venv-colab/.installed model
-	.venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider -n 2 tests/compat \
+	$(ONE_THREAD) .venv-colab/bin/python -m pytest -p no:randomly -p no:cacheprovider -n 2 tests/compat \
 	  --junitxml=$(REPORTS)/colab.xml
 
 # every test: unit and structure tests, notebooks (nbval, strict, under three

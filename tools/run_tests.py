@@ -24,7 +24,7 @@ REPORTS = ROOT / "_build" / "test-reports"
 STEPS = [
     ("test-unit", "structure, course, sliders, properties, Chinese edition, PyTorch cross-checks",
      ["unit", "unit-b"]),
-    ("test-notebooks", "nbval, strict: as the machine is / generic kernel, 1 thread / AVX2, 2 threads",
+    ("test-notebooks", "nbval, strict: the machine's kernel, 1 thread / generic kernel, 1 thread / AVX2, 2 threads",
      ["notebooks", "notebooks-alt", "notebooks-avx2"]),
     ("book", "the HTML book, warnings as errors", []),
     ("test-pdf", "the PDF editions built (make pdf) and read", ["pdf"]),
