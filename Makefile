@@ -134,11 +134,11 @@ font: $(VENV)/.book-installed
 install-torch: $(VENV)/.test-installed
 	$(BIN)/pip install -q -r requirements-torch.txt
 
-# structure, course, slider helper, properties, PyTorch cross-checks
-# in two pytest processes side by side (one a core): the modules that run every
-# chapter once more of their own (figures: every slider frame drawn; the Chinese
-# notebooks) beside the rest, which share one run per chapter
-UNIT_B := tests/test_figures.py tests/test_i18n.py
+# structure, course, figures, slider helper, properties, PyTorch cross-checks
+# in two pytest processes side by side (one a core): the Chinese edition, which
+# runs the Chinese notebooks, beside the rest, which share one run per English
+# chapter (tests/nbload.py; that run also draws every figure and slider frame)
+UNIT_B := tests/test_i18n.py
 test-unit: $(VENV)/.test-installed model
 	@mkdir -p $(REPORTS); \
 	$(ONE_THREAD) $(BIN)/python -m pytest -p no:randomly $(UNIT_B) --junitxml=$(REPORTS)/unit-b.xml \

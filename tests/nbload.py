@@ -52,27 +52,36 @@ def namespace(stem):
 
     Each sliders(...) call the chapter makes is recorded, in order, in
     namespace["_slider_calls"] as (Frames, setup, figsize, start, values), and the
-    setup cell's own sliders() is kept as namespace["_sliders"]."""
+    setup cell's own sliders() is kept as namespace["_sliders"].
+
+    The same run draws every figure as the book does (figure_audit: plain figures
+    after their cell, every frame of every slider) and keeps what test_figures
+    checks in namespace["_figure_audit"]: one run of the chapter serves both."""
     if stem not in _RUNS:
         path = chapter_path(stem)
         state = {"cell": -1, "source": None}
         calls = []
+        audit = FigureAudit()
 
         def after_setup(ns):
             sliders = ns["sliders"]
 
             def recorded(setup, figsize=(8, 3.4), start=None, **values):
                 calls.append((ns["Frames"], setup, figsize, start, values))
+                audit.every_frame(ns["Frames"], setup, figsize, start, values)
                 return sliders(setup, figsize, start, **values)
             ns["sliders"] = recorded
             ns["_sliders"] = sliders
 
         def after_cell(i, ns):
             state["cell"] = i
+            audit.draw_open_figures()
 
         try:
-            ns = run_code(path, after_setup=after_setup, after_cell=after_cell)
+            with audit:
+                ns = run_code(path, after_setup=after_setup, after_cell=after_cell)
             ns["_slider_calls"] = calls
+            ns["_figure_audit"] = audit
             _RUNS[stem] = ("ok", ns)
         except Exception as err:  # noqa: BLE001  (an assert, a NameError, ...: cached, reported per test)
             import matplotlib.pyplot as plt
@@ -86,6 +95,105 @@ def namespace(stem):
     if kind == "failed":
         pytest.fail(value, pytrace=False)
     return value
+
+
+COLUMN_PX = 680     # the book's text column at a 1280 px window (Chromium, pydata theme)
+
+
+class FigureAudit:
+    """What a chapter's figures show a reader, collected while the chapter runs.
+
+    Inside `with audit:` every text matplotlib draws is measured: `small` maps
+    (size in CSS px after the browser shrinks a figure wider than the text
+    column, first axes' title) to the texts drawn that small. every_frame()
+    draws every frame of a slider figure, as the book precomputes them, and
+    adds to `still` each slider move that changes no plotted data.
+    Figures are drawn at 72 dpi, so 1 pt = 1 CSS px before shrinking."""
+
+    def __init__(self):
+        self.small, self.still = {}, []
+
+    def __enter__(self):
+        from matplotlib.text import Text
+        self._draw = draw = Text.draw
+        audit = self
+
+        def measured_draw(text, renderer):
+            fig = text.get_figure(root=True) if hasattr(text, "get_figure") else text.figure
+            if text.get_visible() and text.get_text().strip() and fig is not None:
+                shrink = min(1.0, COLUMN_PX / (fig.get_figwidth() * 72))
+                px = text.get_fontsize() * shrink
+                title = fig.axes[0].get_title() if fig.axes else ""
+                texts = audit.small.setdefault((px, title[:40]), set())
+                if len(texts) < 20:
+                    texts.add(text.get_text()[:20])
+            return draw(text, renderer)
+        Text.draw = measured_draw
+        return self
+
+    def __exit__(self, *exc):
+        from matplotlib.text import Text
+        Text.draw = self._draw
+        return False
+
+    def smaller_than(self, px):
+        """{(size, title): texts} of every text drawn under `px` CSS px."""
+        return {key: texts for key, texts in self.small.items() if key[0] < px - 1e-9}
+
+    @staticmethod
+    def draw_open_figures():
+        """Draw the open figures, as the inline backend does after a cell."""
+        import matplotlib.pyplot as plt
+        for num in plt.get_fignums():
+            plt.figure(num).canvas.draw()
+
+    def every_frame(self, Frames, setup, figsize, start, values):
+        """Draw every frame of a slider figure; note slider moves that plot nothing new."""
+        from itertools import product
+        frames = Frames(setup, figsize)
+        data = {}
+        for combo in product(*values.values()):
+            frames.render(**dict(zip(values, combo)))
+            data[combo] = plotted_data(frames.fig)
+        first = dict(zip(values, [v[0] for v in values.values()])) | (start or {})
+        for k, (name, vals) in enumerate(values.items()):
+            at = [tuple(first[m] if m != name else v for m in values) for v in vals]
+            same = [f"{a[k]}->{b[k]}" for a, b in zip(at, at[1:]) if data[a] == data[b]]
+            if same:
+                self.still.append(f"'{frames.fig.axes[0].get_title()[:40]}': {name} {same}")
+        import matplotlib.pyplot as plt
+        plt.close(frames.fig)
+
+
+def plotted_data(fig):
+    """A fingerprint of what a figure plots (lines, images, bars and other
+    patches, scatter and mesh collections), leaving out texts and axis limits."""
+    import hashlib
+
+    import numpy as np
+    h = hashlib.sha256()
+
+    def add(a):
+        a = np.ma.filled(np.ma.asarray(a, dtype=float), np.nan)
+        h.update(np.round(a, 12).tobytes())
+    for ax in fig.axes:
+        for line in ax.lines:
+            add(line.get_xydata())
+            h.update(str(line.get_visible()).encode())
+        for im in ax.images:
+            add(im.get_array())
+        for patch in ax.patches:
+            add(patch.get_path().vertices @ patch.get_patch_transform().get_matrix()[:2, :2].T
+                + patch.get_patch_transform().get_matrix()[:2, 2])
+            h.update(str(patch.get_visible()).encode())
+        for coll in ax.collections:
+            add(coll.get_offsets())
+            if coll.get_array() is not None:
+                add(coll.get_array())
+            for path in coll.get_paths()[:2000]:
+                add(path.vertices)
+            h.update(str(coll.get_visible()).encode())
+    return h.hexdigest()
 
 
 class Chapter:
