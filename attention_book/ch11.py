@@ -3,10 +3,10 @@
 Generated from the chapter's cells marked #@save by tools/package.py
 (make package): edit the chapter, not this file."""
 import numpy as np
-import ctypes
 import math
 import time
 import tracemalloc
+from attention_book.ch10 import blas_threads
 
 
 # Defined in chapter 11, 11_exact_attention_linear_memory.ipynb (cell 3019ad6f)
