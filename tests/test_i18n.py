@@ -478,6 +478,10 @@ def test_chinese_notebook_prints_and_draws_no_english(doc):
     left = [(run, s) for s in set(lines) | set(texts) for run in zh_english.english_runs(s)
             if not {w.lower() for w in run.split()} <= data]
     assert not left, "\n".join(f"{run!r} in {s!r}" for run, s in sorted(left))
+    # issue 38: what the reader sees uses the Chinese edition's punctuation (attention_book.i18n.typeset)
+    import zh_style
+    half = sorted({bit for s in set(lines) | set(texts) for bit in zh_style.half_width_faults(s)})
+    assert not half, "half-width punctuation beside Chinese or in a parameter list:\n" + "\n".join(map(repr, half))
 
 
 def test_emphasis_next_to_chinese_is_caught():

@@ -42,7 +42,6 @@ import copy
 import json
 import re
 import sys
-import unicodedata
 from pathlib import Path
 
 import nbformat

@@ -194,3 +194,12 @@ def sentences(text):
             continue
         out += [s.strip() for s in re.findall(r"[^。！？]*(?:[。！？]+[”’）]*|$)", line) if s.strip()]
     return out
+
+
+HALF_WIDTH = re.compile(rf"[{CJK}][,:;?!](?![\w'\"=])|[,;:?!] ?[{CJK}]|(?<=\S), (?=[A-Za-z_\\][\w\\^{{}}]* = )")
+
+
+def half_width_faults(text):
+    """Half-width , : ; ? ! beside a Chinese character, or between the settings of a
+    parameter list ("d_k = 8, n = 16"), in text a Chinese reader sees printed or drawn."""
+    return [text[max(0, m.start() - 15):m.end() + 15] for m in HALF_WIDTH.finditer(text)]

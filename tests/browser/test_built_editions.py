@@ -28,3 +28,23 @@ def test_no_literal_bold_markers_on_chinese_pages():
             if "**" in re.sub(r"<[^>]+>", "", para):
                 bad.append(f"{page.relative_to(HTML)}: {re.sub(r'<[^>]+>', '', para)[:80]}")
     assert not bad, bad[:5]
+
+
+def test_no_space_beside_chinese_on_chinese_pages():
+    """The spacing rule of CONTRIBUTING.md on the built Chinese pages (issue 38): in the text
+    of every paragraph and list item, no space between two Chinese characters (a space
+    beside bold, italic or a term link shows as a gap) and none beside full-width punctuation."""
+    import sys
+    sys.path.insert(0, str(HTML.parents[1] / "tools"))
+    import zh_style
+    han, punct = zh_style.CJK, zh_style.FULL_PUNCT
+    rule = re.compile(rf"[{han}{punct}] +[{han}{punct}]|[{punct}] +\S|\S +[{punct}]")
+    pages = [p for p in BUILT if "zh" in p.relative_to(HTML).parts[:1]]
+    bad = []
+    for page in pages:
+        body = re.sub(r"<(script|style|pre|code|mjx-container)\b.*?</\1>", "", page.read_text(), flags=re.S)
+        for para in re.findall(r"<(?:p|li)\b[^>]*>(.*?)</(?:p|li)>", body, flags=re.S):
+            text = re.sub(r"\\\(.*?\\\)|\$[^$]*\$", "x", re.sub(r"<[^>]+>", "", para))
+            for m in rule.finditer(" ".join(text.split("\n"))):
+                bad.append(f"{page.relative_to(HTML)}: …{text[max(0, m.start() - 12):m.end() + 12]}…")
+    assert len(pages) > 15 and not bad, f"{len(bad)} spaces:\n" + "\n".join(bad[:20])
