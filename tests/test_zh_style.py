@@ -84,7 +84,7 @@ def test_printed_and_drawn_text_uses_full_width_punctuation():
 
 
 def test_no_straight_double_quotes_in_chinese_text():
-    """Chinese quotes “…”; a straight " only inside code (`"sun"`), or in printed text around
+    """Chinese quotes “…” (not 「」); a straight " only inside code (`"sun"`), or in printed text around
     a Python string the reader types (set prediction_01_3 to "更多")."""
     bad = []
     for p, e in entries(lambda e: e.msgctxt != "comment"):
@@ -92,6 +92,8 @@ def test_no_straight_double_quotes_in_chinese_text():
             continue
         text = e.msgstr if e.msgctxt == "code" else zh_style.visible_text(
             re.sub(r"`[^`\n]*`", "`x`", e.msgstr))
+        if "「" in text or "」" in text:
+            bad.append(f"{p.name}: 「」 in {text[:60]!r}: the book quotes with “”")
         for m in re.finditer(r'"[^"\n]*"', text):
             inner = m.group()[1:-1]
             typed = e.msgctxt == "code" and re.search(r"\b[a-z]+_\w+\b", text)   # prediction_01_3 = "更多"
