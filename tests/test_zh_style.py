@@ -41,13 +41,19 @@ def test_the_spacing_rule_is_what_the_helpers_say():
     assert fix("- **权重。** 在 numpy 中，用 {term}`softmax <s>` 归一化") == "- **权重。**在 numpy 中，用 {term}`softmax <s>` 归一化"
     assert fix("第 3 章 · 标题 $d_k$ 越大 | 奈特 | nat |") == "第 3 章 · 标题 $d_k$ 越大 | 奈特 | nat |"
     assert fix("步骤—— 计算，  然后 （见下）") == "步骤——计算，然后（见下）"
+    assert [w for _, w in zh_style.missing_spaces("第3章用 softmax，借助{term}`KV 缓存 <k>`")] == [
+        "no space between '第' and '3'", "no space between '3' and '章'", "no space between '助' and 'K'"]
     assert zh_style.cjk_emphasis("种**{term}`注意力 <a>`**（x）与**下一章：**第 2 章") == \
         "种<!---->**{term}`注意力 <a>`**（x）与**下一章：**<!---->第 2 章"
 
 
 def test_no_space_between_chinese_or_beside_full_width_punctuation():
+    """None between Chinese characters or beside full-width punctuation; one between Chinese
+    and Latin letters, digits, code or math (第 3 章)."""
     bad = [f"{p.name} [{e.msgctxt}] {why}: …{e.msgstr[max(0, s - 12):t + 12]!r}…"
            for p, e in entries(MARKDOWN) for s, t, why in zh_style.space_faults(e.msgstr)]
+    bad += [f"{p.name} [{e.msgctxt}] {why}: …{e.msgstr[max(0, at - 12):at + 12]!r}…"
+            for p, e in entries(MARKDOWN) for at, why in zh_style.missing_spaces(e.msgstr)]
     assert not bad, f"{len(bad)} spaces against the rule:\n" + "\n".join(bad[:30])
 
 

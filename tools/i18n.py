@@ -1075,6 +1075,8 @@ def check_entry(e):
         errs.append(f"emphasis shown literally (a space inside ** **?): {bad}")
     for start, end, why in zh_style.space_faults(s):
         errs.append(f"{why} (the spacing rule of CONTRIBUTING.md): …{s[max(0, start - 12):end + 12]!r}…")
+    for at, why in zh_style.missing_spaces(s):
+        errs.append(f"{why} (the spacing rule of CONTRIBUTING.md): …{s[max(0, at - 12):at + 12]!r}…")
     return errs
 
 

@@ -91,6 +91,20 @@ def space_faults(text):
     return faults
 
 
+def missing_spaces(text):
+    """[(position, why)] where Chinese meets Latin letters, digits, code or math with no
+    space between (a glued value is left alone: its text is not known here)."""
+    toks = [t for t in tokens(text) if t[2] is not None]
+    out = []
+    for (s1, e1, a), (s2, e2, b) in zip(toks, toks[1:]):
+        if a in (" ", "\n") or b in (" ", "\n") or "0" in (a, b):   # "0": a glued value
+            continue
+        ka, kb = _kind(a[-1]), _kind(b[0])
+        if {ka, kb} == {"cjk", "latin"} and not (ka == "latin" and a == "[") and b != "[":
+            out.append((e1, f"no space between {a[-1]!r} and {b[0]!r}"))
+    return out
+
+
 def fix_spaces(text):
     for s, e, _ in reversed(space_faults(text)):
         text = text[:s] + text[e:]
