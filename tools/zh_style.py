@@ -26,7 +26,7 @@ FULL_RE = re.compile(f"[{FULL_PUNCT}]")
 #   None: markup that shows nothing (emphasis, link brackets, tags);
 #   a function of the match: its visible text (its first and last characters count)
 _TOKENS = [
-    (r"```.*?```", lambda m: "\0"),                           # a code block: a wall
+    (r"(?<![^\n])[ \t]*:::+[^\n]*", lambda m: "\0"),          # a colon fence line
     (r"\$\$.*?\$\$", lambda m: "X"),
     (r"\$[^$\n]+\$", lambda m: "X"),
     (r"\{glue(?::\w+)?\}`[^`]*`", lambda m: "0"),             # a glued number
@@ -46,11 +46,41 @@ _TOKENS = [
 _COMPILED = [(re.compile(p, flags=re.S), shown) for p, shown in _TOKENS]
 
 
+def fenced(text):
+    """{start: end} of the walls a fence makes: a code block as a whole, a directive's
+    opening and closing lines (the text inside a directive such as ```{exercise} is prose)."""
+    walls, pos, code, depth = {}, 0, None, 0
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"[ \t]*(`{3,}|~{3,})(.*)", line)
+        if m:
+            info = m.group(2).strip()
+            if code is not None:
+                if not info:
+                    walls[code] = pos + len(line.rstrip("\n"))
+                    code = None
+            elif info.startswith("{"):
+                depth += 1
+                walls[pos] = pos + len(line.rstrip("\n"))
+            elif info or not depth:
+                code = pos
+            else:
+                depth -= 1
+                walls[pos] = pos + len(line.rstrip("\n"))
+        pos += len(line)
+    if code is not None:
+        walls[code] = len(text)
+    return walls
+
+
 def tokens(text):
     """[(start, end, shown)]: shown is None for invisible markup, " " for a space
     run, "\\n" for a line break, else the visible text (a wall "\\0" where unknown)."""
-    out, i = [], 0
+    out, i, walls = [], 0, fenced(text)
     while i < len(text):
+        if i in walls:
+            out.append((i, walls[i], "\0"))
+            i = walls[i]
+            continue
         for pattern, shown in _COMPILED:
             m = pattern.match(text, i)
             if m and m.end() > i:
