@@ -133,6 +133,25 @@ def _tr_plain(text):
     return text
 
 
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_FULL = {",": "，", ":": "：", ";": "；", "?": "？", "!": "！"}
+_AFTER_HAN = re.compile(f"(?<=[{_HAN}])([,:;?!])(?: (?=\\S))?")
+_BEFORE_HAN = re.compile(f"([,;:]) ?(?=[{_HAN}])")
+_PARAMS = re.compile(r"(?<=\S), (?=[A-Za-z_\\][\w\\^{}]* = )")
+
+
+def typeset(text):
+    """What the code composes of translated pieces, with the Chinese edition's punctuation:
+    a comma, colon, semicolon, ? or ! beside a Chinese character is full-width ("种子 0：98%，种子 1"),
+    and so is the comma between the settings of a parameter list ("d_k = 8，n = 16").
+    ", " and ": " become one full-width mark, so a printed table keeps its columns."""
+    if not MESSAGES or not isinstance(text, str) or LANGUAGE != "zh_CN":
+        return text
+    text = _AFTER_HAN.sub(lambda m: _FULL[m.group(1)], text)
+    text = _BEFORE_HAN.sub(lambda m: _FULL[m.group(1)], text)
+    return _PARAMS.sub("，", text)
+
+
 def width(text):
     """Columns `text` takes in a fixed-width font: Chinese characters take two."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
@@ -167,8 +186,14 @@ def translated_print(*args, **kwargs):
         t = tr(a)
         if t == a and re.search(r"[A-Za-z]{2}.* {2}| \| ", a):  # a table line: cell by cell
             t = "\n".join(tr(line) if tr(line) != line else tr_table(line) for line in a.split("\n"))
-        return t
-    builtins.print(*(one(a) if isinstance(a, str) else a for a in args), **kwargs)
+        return typeset(t)
+    args = [one(a) if isinstance(a, str) else a for a in args]
+    if LANGUAGE == "zh_CN" and "sep" not in kwargs and len(args) > 1:   # "输出：" then a value: no space after ：
+        text = str(args[0])
+        for a in args[1:]:
+            text += ("" if re.search("[：，；。）]$", text) else " ") + str(a)
+        args = [text]
+    builtins.print(*args, **kwargs)
 
 
 def say(*args, **kwargs):
@@ -205,7 +230,10 @@ def _install_figure_hook():
             for text in self.findobj(Text) if on else ():
                 s = text.get_text()
                 if s and re.search("[A-Za-z]", s):
-                    text.set_text(tr(s))
+                    s = tr(s)
+                    text.set_text(s)
+                if s and typeset(s) != s:
+                    text.set_text(typeset(s))
             return draw(self, renderer)
         draw_translated.book_translated = True
         return draw_translated

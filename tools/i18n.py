@@ -42,7 +42,6 @@ import copy
 import json
 import re
 import sys
-import unicodedata
 from pathlib import Path
 
 import nbformat
@@ -59,6 +58,7 @@ PACKAGE = ROOT / "attention_book"
 PACKAGE_SOURCES = [PACKAGE / f"{m}.py" for m in ("i18n", "style", "figures", "course", "playground", "model_lab", "book")]
 sys.path.insert(0, str(ROOT / "tools"))
 import nbtools  # noqa: E402  (the setup cell's source)
+import zh_style  # noqa: E402  (the Chinese edition's typography)
 
 
 def package_texts():
@@ -776,7 +776,7 @@ def build_page(path, published, terms, labels):
         else:
             out.append(tr[(key, text)])
     text = "\n\n".join(out) + "\n"
-    return join_cjk_lines(localise_refs(text, published, rel, terms, labels))
+    return zh_style.cjk_emphasis(join_cjk_lines(localise_refs(text, published, rel, terms, labels)))
 
 
 class _Translator(dict):
@@ -859,7 +859,8 @@ def build_notebook(path, published, terms, labels, setup_msgs):
     for cell in nb.cells:
         cell = copy.deepcopy(cell)
         if cell.cell_type == "markdown":
-            cell.source = join_cjk_lines(localise_refs(po_msgs[(cell.id, cell.source)], published, rel, terms, labels))
+            cell.source = zh_style.cjk_emphasis(join_cjk_lines(
+                localise_refs(po_msgs[(cell.id, cell.source)], published, rel, terms, labels)))
             if number and cell.source.startswith("# "):  # 第 6 章 · title, as in English
                 cell.source = f"# 第 {number} 章 · " + cell.source[2:]
                 number = None
@@ -1030,32 +1031,11 @@ def fields(text):
     return sorted(re.findall(r"(?<!\{)\{[^{}]*\}(?!\})", text))
 
 
-PUNCT = lambda c: c == "" or unicodedata.category(c)[0] in "PS"  # noqa: E731
-SPACE = lambda c: c == "" or c.isspace()  # noqa: E731
-
-
 def bad_emphasis(text):
     """`**` or `*` that CommonMark will show literally: an opening run that is not
-    left-flanking or a closing one not right-flanking (e.g. 四种**{term}...** in Chinese)."""
-    t = re.sub(r"`[^`\n]*`", "`x`", text)
-    t = re.sub(r"\$[^$\n]*\$", "$x$", t)
-    bad = []
-    for para in re.split(r"\n\s*\n", t):
-        runs = [m for m in re.finditer(r"\*+", para)
-                if not (m.group() == "*" and (m.start() == 0 or para[m.start() - 1] == "\n")
-                        and para[m.end():m.end() + 1] == " ")]
-        by_len = {}
-        for m in runs:
-            by_len.setdefault(len(m.group()), []).append(m)
-        for ms in by_len.values():
-            for k, m in enumerate(ms):
-                before = para[m.start() - 1] if m.start() else ""
-                after = para[m.end()] if m.end() < len(para) else ""
-                left = not SPACE(after) and (not PUNCT(after) or SPACE(before) or PUNCT(before))
-                right = not SPACE(before) and (not PUNCT(before) or SPACE(after) or PUNCT(after))
-                if (k % 2 == 0 and not left) or (k % 2 == 1 and not right):
-                    bad.append(para[max(0, m.start() - 12):m.end() + 12])
-    return bad
+    left-flanking or a closing one not right-flanking (e.g. 四种**{term}...** in Chinese),
+    before the build's fix (zh_style.cjk_emphasis)."""
+    return zh_style.bad_emphasis(text)
 
 
 def check_entry(e):
@@ -1090,9 +1070,13 @@ def check_entry(e):
     if math_cjk(s) - math_cjk(m):
         errs.append("Chinese inside math ($...$) outside \\text{}: MathJax draws it without the book's font; "
                     "put the words outside the formula")
-    bad = bad_emphasis(s)
+    bad = bad_emphasis(zh_style.cjk_emphasis(s))
     if bad:
-        errs.append(f"emphasis shown literally (put a space between ** and Chinese): {bad}")
+        errs.append(f"emphasis shown literally (a space inside ** **?): {bad}")
+    for start, end, why in zh_style.space_faults(s):
+        errs.append(f"{why} (the spacing rule of CONTRIBUTING.md): …{s[max(0, start - 12):end + 12]!r}…")
+    for at, why in zh_style.missing_spaces(s):
+        errs.append(f"{why} (the spacing rule of CONTRIBUTING.md): …{s[max(0, at - 12):at + 12]!r}…")
     return errs
 
 

@@ -28,3 +28,32 @@ def test_no_literal_bold_markers_on_chinese_pages():
             if "**" in re.sub(r"<[^>]+>", "", para):
                 bad.append(f"{page.relative_to(HTML)}: {re.sub(r'<[^>]+>', '', para)[:80]}")
     assert not bad, bad[:5]
+
+
+def test_no_space_beside_chinese_on_chinese_pages():
+    """The spacing rule of CONTRIBUTING.md on the built Chinese pages (issue 38): in the text
+    of every paragraph and list item, no space between two Chinese characters (a space
+    beside bold, italic or a term link shows as a gap) and none beside full-width punctuation."""
+    import sys
+    sys.path.insert(0, str(HTML.parents[1] / "tools"))
+    import zh_style
+    han, punct = zh_style.CJK, zh_style.FULL_PUNCT
+    # (a token quoted with its leading space, ‘ Paris’, is data: chapter 15 glues it so, and
+    # Sphinx's smart quotes need the space before it to open the quote)
+    rule = re.compile(rf"[{han}{punct}] +[{han}{punct}]|[{punct}] +\S|\S +[{punct}]")
+    token = re.compile(r" ?‘ ([A-Za-z][^’]*’)")
+    pages = [p for p in BUILT if "zh" in p.relative_to(HTML).parts[:1]]
+    bad = []
+    for page in pages:
+        article = re.search(r"<article\b.*?</article>", page.read_text(), flags=re.S)   # not the theme's chrome
+        body = re.sub(r"<(script|style|pre)\b.*?</\1>", "", article.group() if article else "", flags=re.S)
+        body = re.sub(r"<(code|mjx-container)\b.*?</\1>", "X", body, flags=re.S)   # code and math: Latin
+        for para in re.findall(r"<(?:p|li)\b[^>]*>(.*?)</(?:p|li)>", body, flags=re.S):
+            text = re.sub(r"<[^>]+>", "", para)
+            text = re.sub(r"\\\[.*?\\\]|\$\$.*?\$\$", "\n", text, flags=re.S)   # display math: a block
+            text = re.sub(r"\\\(.*?\\\)|\$[^$\n]*\$", "x", text)                  # inline math: Latin
+            for line in text.split("\n"):
+                line = token.sub(r"‘\1", line)
+                for m in rule.finditer(line.strip()):
+                    bad.append(f"{page.relative_to(HTML)}: …{line.strip()[max(0, m.start() - 12):m.end() + 12]}…")
+    assert len(pages) > 15 and not bad, f"{len(bad)} spaces:\n" + "\n".join(bad[:20])
