@@ -35,8 +35,8 @@ def test_page_loads_offline_without_errors(loaded, page):
 
 
 def test_the_widget_icon_fonts_load_from_the_book(loaded):
-    """A widget that draws an icon (Font Awesome) makes the page fetch the icon font:
-    from the vendored widget manager's folder, not a path that 404s (PATCHES.txt)."""
+    """A widget that draws an icon (Font Awesome class names) makes the page fetch an
+    icon font: from the book (the theme's web fonts), not a path that 404s."""
     ctx, tab, log = loaded("notebooks/08_long_range_dependencies.html")
     fonts = []
     tab.on("response", lambda r: fonts.append((r.status, r.url)) if re.search(r"\.(woff2?|ttf)$", r.url) else None)
@@ -45,7 +45,7 @@ def test_the_widget_icon_fonts_load_from_the_book(loaded):
       document.querySelector('.jupyter-widgets').appendChild(i); } }""")
     tab.wait_for_timeout(1500)
     tab.evaluate("() => document.querySelectorAll('[data-probe]').forEach(e => e.remove())")
-    assert any("vendor/html-manager/" in u for _, u in fonts), f"no icon font was fetched: {fonts}"
+    assert any("fontawesome" in u for _, u in fonts), f"no icon font was fetched: {fonts}"
     assert all(status < 400 for status, _ in fonts), f"icon fonts missing: {fonts}"
 
 
