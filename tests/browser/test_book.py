@@ -140,6 +140,48 @@ def test_search_finds_english_and_chinese_terms(browser, server, query, expected
         ctx.close()
 
 
+SEARCHED = """() => { const s = document.querySelector('#search-results .search-summary');
+  return !!s && s.textContent.trim().length > 0 && !document.querySelector('#search-results .search-progress'); }"""
+
+
+@pytest.mark.parametrize("edition, query, first", [
+    ("", "softmax", "02_attention_scores"), ("", "scaled", "07_why_sqrt_dk"),
+    ("zh", "位置编码", "06_positions_and_heads"), ("zh", "缩放", "07_why_sqrt_dk")])
+def test_search_ranks_by_relevance_with_a_snippet_from_the_copy_on_disk(browser, edition, query, first):
+    """The search page opened from the copy on disk (file://, as `make book` leaves it):
+    results ordered by relevance (the chapter about the term first, not titles in the
+    order 1, 10, 11, 2), each with a snippet showing the term, and no console error or
+    failed request (Sphinx fetched every result page for its snippet: from file:// each
+    fetch failed)."""
+    page = HTML / edition / "search.html"
+    if not page.exists():
+        pytest.skip("the Chinese edition is not built")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = ctx.new_page()
+    errors, failed = [], []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("requestfailed", lambda r: failed.append(r.url))
+    try:
+        tab.goto(f"{page.as_uri()}?q={query}", wait_until="load")
+        tab.wait_for_function(SEARCHED, timeout=20000)
+        tab.wait_for_timeout(500)
+        items = tab.locator("#search-results li")
+        assert items.count() >= 3, f"{query!r}: {items.count()} results"
+        hrefs = [items.nth(i).locator("a").first.get_attribute("href") for i in range(items.count())]
+        assert first in hrefs[0], f"{query!r}: the first result is {hrefs[0]}, not {first} ({hrefs[:6]})"
+        for i in range(items.count()):
+            context = items.nth(i).locator(".context")
+            assert context.count() == 1, f"{query!r}: result {hrefs[i]} has no snippet"
+            shown = context.locator(".highlighted")          # the word found (or its stem: scaled, scaling)
+            assert shown.count() == 1 and shown.inner_text().lower()[:3] == query.lower()[:3], \
+                f"{query!r}: the snippet of {hrefs[i]} does not show it: {context.inner_text()[:120]!r}"
+        assert not failed, f"failed requests: {failed[:5]} ({len(failed)})"
+        assert not errors, f"console errors: {errors[:5]} ({len(errors)})"
+    finally:
+        ctx.close()
+
+
 def test_every_figure_has_alt_text():
     """Plain figures and every slider frame (in the embedded widget state), on every chapter page."""
     import json
