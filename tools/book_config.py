@@ -177,6 +177,10 @@ def zh_config(config):
     c["html_static_path"] = ["../" + s for s in config["sphinx"]["config"]["html_static_path"]]
     language_switch(zh, "../", "English", "en", None, "../book/_templates")
     c["html_theme_options"]["search_bar_text"] = "搜索本书…"
+    # the theme's own labels in Chinese (locales/zh_CN/theme.po), and the footer's author
+    zh["sphinx"]["local_extensions"]["zh_chrome"] = str(ROOT / "book" / "_ext")
+    c["extensions"] = list(c["extensions"]) + ["zh_chrome"]
+    zh["author"] = "《注意力机制》编写组"
     c["nb_code_prompt_show"] = "显示代码"   # folded cells without a prompt of their own (the setup cell)
     c["nb_code_prompt_hide"] = "隐藏代码"
     return zh

@@ -545,3 +545,32 @@ def test_playground_computes_attention_in_the_page(loaded, page):
         assert np.abs(A - want).max() < 1e-6, f"n={n}, d_k={d_k}, T={T}, causal={causal}, seed={seed}"
         assert f"{want.max():.2f}" in el.locator(".pg-read").inner_text()
     assert not log["errors"], f"console errors: {log['errors']}"
+
+
+CHROME_LABELS = """() => {
+  const attrs = ['aria-label', 'title', 'data-bs-title', 'data-bs-original-title', 'placeholder', 'data-toggle-hint'];
+  const out = [];
+  for (const el of document.querySelectorAll(attrs.map(a => `[${a}]`).join(','))) {
+    // the book's own content: outputs, formulas, a citation's reference in its tooltip
+    if (el.closest('.cell_output, .jupyter-widgets, mjx-container, .widget-preview, a.reference')) continue;
+    for (const a of attrs) { const v = el.getAttribute(a); if (v) out.push(v); }
+  }
+  for (const item of document.querySelectorAll('footer .footer-item')) out.push(item.innerText.trim());
+  return out; }"""
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith("zh/")])
+def test_the_chinese_edition_chrome_is_chinese(loaded, page):
+    """The theme's labels on a Chinese page (folds, permalinks, colour mode, sidebar
+    toggles, the footer's author, the print button) are Chinese, in Simplified wording:
+    no label written in English only, and no Taiwan wording (列印)."""
+    ctx, tab, log = loaded(page)
+    labels = tab.evaluate(CHROME_LABELS)
+    english = sorted({v for v in labels if re.search(r"[A-Za-z]{3,}", v) and not re.search(r"[\u4e00-\u9fff]", v)
+                      and v != "English"})          # the link to the English edition says where it goes
+    assert not english, f"English labels on a Chinese page: {english}"
+    footer = [v for v in labels if "作者" in v]
+    assert footer and not any("Attention Book authors" in v for v in footer), f"the footer: {footer}"
+    html = (HTML / page).read_text() + "".join(labels)
+    taiwan = [w for w in ("列印", "檔案", "程式", "網頁", "資料") if w in html]
+    assert not taiwan, f"Taiwan wording in a Simplified edition: {taiwan}"
