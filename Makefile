@@ -32,7 +32,7 @@ XDIST := -n 2 --dist loadfile
 # with two threads).
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
-.PHONY: model package book pdf translations test lab sync execute font kernel install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
+.PHONY: model package book pdf translations test lab sync execute font kernel widget-manager install-torch test-unit test-notebooks test-pdf test-browser test-colab mutants bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -122,6 +122,12 @@ execute: $(VENV)/.book-installed model
 # chapter 15's WebAssembly kernel, attention_book/web/kernel.wasm, from kernel.wat
 kernel: $(VENV)/.test-installed
 	$(BIN)/python tools/build_kernel.py
+
+# the HTML book's ipywidgets manager, book/_assets/vendor/widget-manager/manager.js,
+# from ipywidgets' own npm packages (tools/widget-manager: pinned in package-lock.json);
+# needs Node and npm, only here (the built file is committed, as kernel.wasm is)
+widget-manager:
+	cd tools/widget-manager && npm ci --no-audit --no-fund && npx webpack --mode production
 
 # regenerate the CJK subset fonts from the book's own text (figures: .otf; the
 # HTML book: .woff2). Reads Debian's fonts-noto-cjk, installed here when root.

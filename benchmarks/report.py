@@ -6,8 +6,10 @@ measure that build), then times the notebooks, the live slider redraws, the
 attention implementations, chapter 15's model in the page and, with --tests,
 `make test`. `make bench` runs this with --tests and rebuilds the book so the
 appendix shows the new tables. With --model-in-page it measures only chapter 15's
-model in the page and replaces that section of the appendix (its own date line).
-    python benchmarks/report.py [--tests | --model-in-page]
+model in the page and replaces that section of the appendix (its own date line);
+with --first-visit, only what a first visit of each page loads and how soon it is
+ready (benchmarks/first_visit.py, on the book built last), likewise.
+    python benchmarks/report.py [--tests | --model-in-page | --first-visit]
 """
 import datetime
 import os
@@ -17,6 +19,7 @@ import subprocess
 import sys
 
 import build
+import first_visit
 import live_sliders
 import model_in_page
 import notebooks
@@ -61,13 +64,42 @@ def model_in_page_section(when=None):
     ])
 
 
-def update_model_section():
-    """Replace the model section of book/speed-results.md (or add it) with a new measurement."""
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+VISIT_HEADING = "## A reader's first visit"
+
+
+def first_visit_section(when=None, rows=None):
+    """The appendix section on what a first visit of each page loads and how soon its
+    widgets are ready (benchmarks/first_visit.py), with its own date line when `when` is given."""
+    rows = first_visit.measure() if rows is None else rows
+    heaviest = max(rows, key=lambda r: float(r[1]))
+    timed = [r for r in rows if r[4]]
+    slowest = max(timed, key=lambda r: float(r[4]))
+    jumpiest = max(rows, key=lambda r: float(r[5]))
+    return "\n\n".join([
+        VISIT_HEADING,
+        *([f"*Measured {when} by `python benchmarks/report.py --first-visit` on {os.cpu_count()} CPUs.*"]
+          if when else []),
+        "Each page of both editions opened in a fresh browser context of headless Chromium (nothing "
+        "cached), the book served from 127.0.0.1, on a 1280 × 900 screen: every byte the visit loads "
+        "(the page, its scripts, styles, fonts, images and the slider frames on screen); when its "
+        f"widgets are all drawn, after the page's load event (median of {first_visit.REPEATS} visits); "
+        f"and its layout shift, the largest of {first_visit.REPEATS} visits.",
+        table(["budget", "measured", "", ""], [
+            ("first visit, heaviest page", f"{heaviest[1]} MB ({page_label(heaviest[0])})",
+             f"≤ {first_visit.PAGE_MB:g} MB", verdict(float(heaviest[1]) <= first_visit.PAGE_MB)),
+            ("widgets ready after the load event, slowest page", f"{slowest[4]} s ({page_label(slowest[0])})",
+             f"≤ {first_visit.READY_S:g} s", verdict(float(slowest[4]) <= first_visit.READY_S)),
+            ("layout shift, worst page", f"{jumpiest[5]} ({page_label(jumpiest[0])})",
+             f"≤ {first_visit.SHIFT:g}", verdict(float(jumpiest[5]) <= first_visit.SHIFT))]),
+        table(first_visit.HEADER, rows, code=(0,)),
+    ])
+
+
+def update_section(heading, new):
+    """Replace a section of book/speed-results.md (or add it)."""
     text = OUT.read_text()
-    new = model_in_page_section(when)
-    if MODEL_HEADING in text:
-        head, rest = text.split(MODEL_HEADING, 1)
+    if heading in text:
+        head, rest = text.split(heading, 1)
         after = rest.find("\n## ")                       # a section after this one stays
         text = head + new + ("\n\n" + rest[after + 1:] if after >= 0 else "\n")
     else:
@@ -76,16 +108,26 @@ def update_model_section():
     print(new)
 
 
+def update_model_section():
+    """Replace the model section of book/speed-results.md (or add it) with a new measurement."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    update_section(MODEL_HEADING, model_in_page_section(when))
+
+
 def main():
     if "--model-in-page" in sys.argv:
         return update_model_section()
+    if "--first-visit" in sys.argv:
+        when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        return update_section(VISIT_HEADING, first_visit_section(when))
     tests = "--tests" in sys.argv
     if not OUT.exists():   # the appendix includes this file: the book must build before it is measured
         OUT.write_text("*Not measured yet: run `make bench`.*\n")
     print("building the book, cold and warm ...", flush=True)
     build_rows = build.measure(tests=tests)
-    print("page weight, static sliders ...", flush=True)
+    print("page weight, first visits, static sliders ...", flush=True)
     page_rows = pages.measure()
+    visit_rows = first_visit.measure()
     static_rows = static_sliders.measure()
     print("notebooks ...", flush=True)
     notebook_rows = notebooks.measure(NOTEBOOKS)
@@ -109,8 +151,9 @@ def main():
     worst_static = max(static_rows, key=lambda r: float(r[2]))
     slowest = max(notebook_rows[:-1], key=lambda r: float(r[1]))
     total = notebook_rows[-1]
-    page_only = [r for r in page_rows if r[0].endswith(".html")]
-    largest = max(page_only, key=lambda r: float(r[1]))
+    largest = max(visit_rows, key=lambda r: float(r[1]))
+    slowest_page = max((r for r in visit_rows if r[4]), key=lambda r: float(r[4]))
+    jumpiest = max(visit_rows, key=lambda r: float(r[5]))
     editions = [r for r in page_rows if r[0].startswith("**")]
     summary = [
         ("live slider: new frame at the largest setting, slowest figure (median)",
@@ -129,8 +172,13 @@ def main():
         ("notebook execution, all together", f"{total[1]} s", f"≤ {notebooks.ALL_S} s",
          verdict(float(total[1]) <= notebooks.ALL_S)),
     ] + [(r[0], f"{r[1]} s", f"{r[2]} s", verdict(r[3] == "ok")) for r in build_rows] + [
-        ("heaviest page", f"{largest[1]} MB ({page_label(largest[0])})", f"≤ {pages.PAGE_MB:g} MB",
-         verdict(float(largest[1]) <= pages.PAGE_MB)),
+        ("first visit of a page, everything it loads: heaviest page", f"{largest[1]} MB ({page_label(largest[0])})",
+         f"≤ {first_visit.PAGE_MB:g} MB", verdict(float(largest[1]) <= first_visit.PAGE_MB)),
+        ("first visit: widgets ready after the load event, slowest page",
+         f"{slowest_page[4]} s ({page_label(slowest_page[0])})", f"≤ {first_visit.READY_S:g} s",
+         verdict(float(slowest_page[4]) <= first_visit.READY_S)),
+        ("first visit: layout shift, worst page", f"{jumpiest[5]} ({page_label(jumpiest[0])})",
+         f"≤ {first_visit.SHIFT:g}", verdict(float(jumpiest[5]) <= first_visit.SHIFT)),
     ] + [(name.replace("**", ""), f"{size} MB", f"≤ {pages.BOOK_MB:g} MB", verdict(float(size) <= pages.BOOK_MB))
          for name, size, _ in editions]
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -167,9 +215,10 @@ def main():
               notebook_rows, code=(0,)),
         "## Building and testing",
         table(["command", "seconds", "budget (s)", ""], build_rows),
+        first_visit_section(rows=visit_rows),
         "## Page weight",
-        "Each page with its own images; the scripts and styles every page shares are counted once.",
-        table(["page", "MB", f"≤ {pages.PAGE_MB:g} MB page, ≤ {pages.BOOK_MB:g} MB edition"], page_rows, code=(0,)),
+        "Each edition's folder as a whole; the downloads no page loads apart.",
+        table(["what", "MB", f"≤ {pages.BOOK_MB:g} MB edition"], page_rows, code=(0,)),
         "## Attention itself: numpy against PyTorch",
         attention.strip(),
         model_section,

@@ -270,18 +270,18 @@ def test_colour_maps_are_perceptually_uniform_and_colour_blind_safe(notebook):
         assert used <= safe, f"{path.name}: colour map(s) {used - safe} in {cell.source[:60]!r}"
 
 
-def test_vendored_html_manager_is_patched():
-    """The vendored widget manager guards processMessage against a disposed view
-    (book/_assets/vendor/html-manager/PATCHES.txt): without the guard, moving a
-    slider now and then logs a TypeError in the reader's console."""
-    js = (ROOT / "book/_assets/vendor/html-manager/embed-amd.js").read_text()
-    unguarded = "processMessage(e){super.processMessage(e),this._view.processLuminoMessage(e)}"
-    guarded = "processMessage(e){super.processMessage(e),this._view&&this._view.processLuminoMessage(e)}"
-    assert unguarded not in js, "re-apply PATCHES.txt to the vendored html-manager"
-    assert js.count(guarded) == 2
-    # every webpack runtime's public path (fonts, chunks) is the vendored folder
-    assert not re.search(r"\.p=`\$\{\w+\.origin\}", js), "re-apply PATCHES.txt (public path)"
-    assert js.count(".p=window.__jupyter_widgets_assets_path__||`") == 4
+def test_vendored_widget_manager_is_patched():
+    """The book's widget manager (tools/widget-manager, built into
+    book/_assets/vendor/widget-manager/manager.js) guards processMessage against a
+    disposed view in both Lumino wrappers of ipywidgets (tools/widget-manager/README.md):
+    without the guard, moving a slider now and then logs a TypeError in the reader's
+    console."""
+    source = (ROOT / "tools/widget-manager/src/index.js").read_text()
+    assert re.search(r"\[\[base\.JupyterLuminoWidget, Widget\], \[base\.JupyterLuminoPanelWidget, Panel\]\]", source)
+    assert "if (this._view) this._view.processLuminoMessage(msg);" in source
+    js = (ROOT / "book/_assets/vendor/widget-manager/manager.js").read_text()
+    assert "this._view&&this._view.processLuminoMessage(" in js, "run `make widget-manager`: the built file lacks the guard"
+    assert not (ROOT / "book/_assets/vendor/html-manager").exists(), "the old html-manager is still vendored"
 
 
 EXACT = re.compile(r"\b(?:np\.)?(?:array_equal|array_equiv|testing\.assert_array_equal|testing\.assert_equal)\(")
@@ -312,3 +312,37 @@ def test_the_exact_comparison_scan_catches_what_it_should():
     assert not exact_float_comparisons("assert np.allclose(A[0], A[4], atol=1e-12)")
     assert not exact_float_comparisons("# exact: boolean masks\nassert np.array_equal(m, keep)")
     assert not exact_float_comparisons("x = 1  # np.array_equal(a, b) in a comment")
+
+
+def test_theme_macros_copy_differs_only_by_font_awesome_script():
+    """book/_templates/static/webpack-macros.html is the theme's own, without the
+    1.46 MB Font Awesome script on every page (issue 37: the icons are drawn by the
+    theme's stylesheet and web fonts): after a theme update it must be copied again."""
+    import pydata_sphinx_theme
+    theirs = (Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+              / "webpack-macros.html").read_text()
+    ours = (ROOT / "book" / "_templates" / "static" / "webpack-macros.html").read_text()
+
+    def macros(text):
+        text = re.sub(r"\{#.*?#\}|<!--.*?-->", "", text, flags=re.S)
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return [line for line in lines if "fontawesome.js" not in line]
+    assert "fontawesome.js" in theirs, "the theme no longer loads Font Awesome's script: drop our copy"
+    assert not any("fontawesome" in line for line in macros(ours) + [re.sub(r"\{#.*?#\}", "", ours, flags=re.S)])
+    assert macros(ours) == macros(theirs)
+
+
+def test_layout_copy_drops_only_the_search_scripts_of_other_pages():
+    """book/_templates/layout.html keeps the theme's `extrahead` block except the search
+    scripts and index it loads on every page (issue 37: 0.18-0.26 MB of every first visit);
+    pydata-sphinx-theme's search page loads them itself."""
+    import pydata_sphinx_theme
+    theme = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme"
+    block = re.search(r"\{%- block extrahead %\}(.*?)\{%- endblock extrahead %\}",
+                      (theme / "layout.html").read_text(), re.S).group(1)
+    ours = re.search(r"\{%- block extrahead %\}(.*?)\{%- endblock extrahead %\}",
+                     (ROOT / "book" / "_templates" / "layout.html").read_text(), re.S).group(1)
+    kept = re.sub(r"\{% if pagename == 'search' %\}.*?\{% endif %\}", "", block, flags=re.S)
+    assert [l.strip() for l in kept.splitlines() if l.strip() and not l.strip().startswith("{#")] == \
+        [l.strip() for l in ours.splitlines() if l.strip()]
+    assert "searchindex.js" in (theme / "search.html").read_text(), "the search page must load its index itself"

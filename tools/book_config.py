@@ -12,9 +12,10 @@ editions get a language switch in the article header (book/_templates/
 lang-switch.html) that leads to the same page in the other edition, or to the
 Chinese edition's first page when that page is not translated yet.
 
-PDF: each page's download menu has the whole book as a PDF (tools/pdf.py,
-`make pdf`): the PDF is copied into the HTML book when it was built, else a
-one-page PDF saying how to build it stands in for it.
+PDF: when the PDF was built (tools/pdf.py, `make pdf`) before the HTML book, it is
+copied into it and each page's download menu has the whole book as a PDF; else
+there is no such entry. What this copy offers (Colab, the PDF) is also what its
+"How to use" page says (myst substitutions: book_offers).
 
 Search: the book's search index uses Sphinx's Chinese splitter (jieba) with
 every Chinese term of the glossary as a word of its own, so a search finds
@@ -80,17 +81,74 @@ def language_switch(config, prefix, label, hreflang, pages, templates):
 def pdf_link(config, edition):
     """"Book as PDF" in every page's download menu (tools/pdf.py, a Sphinx
     extension), leading to the PDF `make pdf` built, which the build copies into
-    the HTML book; where none was built yet, to a one-page PDF saying how to get it."""
+    the HTML book; where none was built, no such entry. True when there is one."""
     sys.path.insert(0, str(ROOT / "tools"))
     import pdf
     sph = config["sphinx"]
     sph.setdefault("local_extensions", {})["pdf"] = str(ROOT / "tools")
     c = sph["config"]
     c["extensions"] = list(c["extensions"]) + ["pdf"]   # local_extensions only puts tools/ on sys.path here
-    c["html_extra_path"] = [str(pdf.html_pdf(edition))]
+    built = pdf.html_pdf(edition)
+    if built is None:     # no PDF in this copy: no link to one
+        return False
+    c["html_extra_path"] = [str(built)]
     c.setdefault("html_context", {})["pdf_book"] = {"file": pdf.pdf_name(edition),
                      "text": "全书 PDF" if edition == "zh" else "Book (PDF)",
                      "tooltip": "下载全书的 PDF 版" if edition == "zh" else "Download the whole book as a PDF"}
+    return True
+
+
+# What this copy of the book offers, as its "How to use" page says it: the page's
+# paragraphs {{ colab }} and {{ pdf }} (myst substitutions), chosen by whether the book
+# was built with a repository (launch buttons; the setup cell installs the package
+# from it) and with the PDF. Every instruction the page gives is true of this copy.
+OFFERS = {
+    ("en", "colab", True):
+        "Use the rocket button at the top of a chapter (*Launch → Colab*), or upload a "
+        "notebook from `notebooks/` to Colab. Each notebook stands alone: its first "
+        "cell (*book setup*) defines the slider helper and plot style, and needs only "
+        "numpy, matplotlib and ipywidgets, which Colab ships. Colab has no Chinese font, "
+        "so figure labels there fall back to pinyin (wǒ xǐhuan xuéxí); everything else is "
+        "the same.",
+    ("en", "colab", False):
+        "This copy of the book was built without the address of its repository, so its "
+        "chapters have no *Launch → Colab* button, and a chapter's first cell (*book "
+        "setup*) cannot install the book's package on Colab: it stops with a message "
+        "saying how to get it. Run the chapters in Jupyter on your machine, as above. A "
+        "copy built for publishing has the button: set `repository.url` in `_config.yml`, "
+        "then `make sync` and `make book` (README.md, *Publishing and launch buttons*).",
+    ("en", "pdf", True):
+        "*Book (PDF)* in the download menu at the top of every page is the whole book as "
+        "one PDF, for print and offline reading: each slider figure at its first setting, "
+        "each quiz with its answer.",
+    ("en", "pdf", False):
+        "This copy of the book has no PDF edition. `make pdf` builds one (it needs TeX; "
+        "README.md says what to install), and `make book` after it adds *Book (PDF)* to "
+        "the download menu at the top of every page.",
+    ("zh", "colab", True):
+        "点击章节顶部的火箭按钮（*Launch → Colab*），或者把 `zh/notebooks/` 里的笔记本上传到 Colab。"
+        "每个笔记本都可以独立运行：它的第一个单元格（*本书设置*）定义了滑块工具和绘图样式，只需要 numpy、"
+        "matplotlib 和 ipywidgets，这些 Colab 都自带。Colab 没有中文字体，所以在那里，图中的文字保持英文，"
+        "不会显示成方框；图中的中文词则改用拼音（wǒ xǐhuan xuéxí）；其他一切都一样。",
+    ("zh", "colab", False):
+        "这份书构建时没有给出它的仓库，所以章节顶部没有 *Launch → Colab* 按钮；章节的第一个单元格"
+        "（*本书设置*）在 Colab 上也无法安装本书的软件包，只会停下来说明如何获取。请像上文那样，"
+        "在自己的电脑上用 Jupyter 运行各章。要构建带这个按钮的版本，请在 `_config.yml` 里设置 "
+        "`repository.url`，再运行 `make sync` 和 `make book`（见 README.md 的 *Publishing and "
+        "launch buttons* 一节）。",
+    ("zh", "pdf", True):
+        "每页顶部下载菜单里的 *全书 PDF* 是整本书的 PDF 版，便于打印和离线阅读：每个滑块图显示它的"
+        "初始设置，每道测验题附有答案。",
+    ("zh", "pdf", False):
+        "这份书没有附带 PDF 版。运行 `make pdf` 可以生成（需要 TeX，README.md 写明了要安装什么）；"
+        "之后再运行 `make book`，每页顶部的下载菜单里就会出现 *全书 PDF*。",
+}
+
+
+def book_offers(config, edition, colab, pdf):
+    """The "How to use" page's {{ colab }} and {{ pdf }} for this copy (OFFERS)."""
+    config.setdefault("parse", {})["myst_substitutions"] = {
+        "colab": OFFERS[edition, "colab", colab], "pdf": OFFERS[edition, "pdf", pdf]}
 
 
 def zh_config(config):
@@ -119,6 +177,10 @@ def zh_config(config):
     c["html_static_path"] = ["../" + s for s in config["sphinx"]["config"]["html_static_path"]]
     language_switch(zh, "../", "English", "en", None, "../book/_templates")
     c["html_theme_options"]["search_bar_text"] = "搜索本书…"
+    # the theme's own labels in Chinese (locales/zh_CN/theme.po), and the footer's author
+    zh["sphinx"]["local_extensions"]["zh_chrome"] = str(ROOT / "book" / "_ext")
+    c["extensions"] = list(c["extensions"]) + ["zh_chrome"]
+    zh["author"] = "《注意力机制》编写组"
     c["nb_code_prompt_show"] = "显示代码"   # folded cells without a prompt of their own (the setup cell)
     c["nb_code_prompt_hide"] = "隐藏代码"
     return zh
@@ -172,8 +234,8 @@ def main():
     for name, path in config["sphinx"].get("local_extensions", {}).items():
         config["sphinx"]["local_extensions"][name] = str(ROOT / path)
     zh = zh_config(config)
-    pdf_link(config, "en")
-    pdf_link(zh, "zh")
+    book_offers(config, "en", bool(url), pdf_link(config, "en"))
+    book_offers(zh, "zh", bool(url), pdf_link(zh, "zh"))
     language_switch(config, "zh/", "中文", "zh-CN", zh_pages(), "book/_templates")
     out = ROOT / "_build" / "_config.yml"
     out.parent.mkdir(exist_ok=True)

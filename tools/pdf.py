@@ -21,10 +21,11 @@ logs are in _build/pdf/{en,zh}/_build/latex/, each log copied next to its PDF.
   answer). myst-nb shows the widget in HTML and the printable version in LaTeX.
 - The HTML book: a Sphinx extension (setup() below, loaded through
   tools/book_config.py) adds "Book as PDF" to each page's download menu,
-  leading to attention-en.pdf (zh/attention-zh.pdf). `make book` copies the
-  PDFs into the HTML book when they were built; where not, the link opens a
-  one-page PDF saying how to build them. This script copies the new PDFs into
-  an HTML book already built.
+  leading to attention-en.pdf (zh/attention-zh.pdf), when they were built before
+  `make book`, which copies them into the HTML book; a book built without them
+  has no such link (and its "How to use" page says how to build them). This
+  script copies the new PDFs into an HTML book already built; `make book` again
+  adds the link to its pages.
 """
 import os
 import re
@@ -221,6 +222,7 @@ def publish():
     for edition, folder in (("en", html), ("zh", html / "zh")):
         if folder.is_dir() and (OUT / pdf_name(edition)).exists():
             shutil.copy2(OUT / pdf_name(edition), folder / pdf_name(edition))
+            print(f"pdf: copied into {folder.relative_to(ROOT)}; `make book` adds *Book (PDF)* to its pages")
 
 
 def main(argv=()):
@@ -248,35 +250,11 @@ def main(argv=()):
 
 
 # --- the HTML book's link to the PDF ---------------------------------------------
-PLACEHOLDER = {
-    "en": "The PDF edition of this book was not built with this copy of the HTML book.\n"
-          "Build it with `make pdf` (see README.md): it is written to _build/pdf/.",
-    "zh": "这份 HTML 书没有附带 PDF 版。\n请运行 `make pdf`（见 README.md）生成，PDF 会写到 _build/pdf/。",
-}
-
-
 def html_pdf(edition):
-    """The file the HTML book serves as its PDF (html_extra_path): the built PDF,
-    else a one-page PDF saying how to build it."""
+    """The built PDF of the edition, which the HTML book serves (html_extra_path);
+    None when it was not built: the book then offers no PDF."""
     built = OUT / pdf_name(edition)
-    if built.exists():
-        return built
-    path = OUT / "placeholder" / pdf_name(edition)
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        import matplotlib
-        matplotlib.use("Agg")
-        from matplotlib import font_manager
-        from matplotlib.figure import Figure
-        font = ROOT / "attention_book" / "fonts" / "BookCJK-Regular.otf"
-        family = ["DejaVu Sans"]
-        if font.exists():
-            font_manager.fontManager.addfont(str(font))
-            family.append(font_manager.FontProperties(fname=str(font)).get_name())
-        fig = Figure(figsize=(8.27, 2))
-        fig.text(0.05, 0.5, PLACEHOLDER[edition], va="center", fontsize=12, family=family)
-        fig.savefig(path, format="pdf")
-    return path
+    return built if built.exists() else None
 
 
 def on_page(app, pagename, templatename, context, doctree):

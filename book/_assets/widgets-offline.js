@@ -1,13 +1,11 @@
-// Lets the vendored ipywidgets manager run with no network:
-// its fonts and chunks load from this book, and widget labels that call the
-// MathJax 2 API (MathJax.Hub.Queue) are typeset by the vendored MathJax 3.
+// Lets the vendored ipywidgets manager (vendor/widget-manager) run with no network:
+// the widgets it does not bundle load from this book, and widget labels that call
+// the MathJax 2 API (MathJax.Hub.Queue) are typeset by the vendored MathJax 3.
 (function () {
   var here = document.currentScript.src.replace(/[^/]*$/, "");
-  window.__jupyter_widgets_assets_path__ = here + "vendor/html-manager/";
   if (window.require && window.require.config) {
     window.require.config({
       paths: {
-        "@jupyter-widgets/html-manager/dist": here + "vendor/html-manager",
         // the attention playground (an anywidget): its module from this book, not a CDN
         anywidget: here + "vendor/anywidget/index",
       },

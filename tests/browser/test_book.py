@@ -35,8 +35,8 @@ def test_page_loads_offline_without_errors(loaded, page):
 
 
 def test_the_widget_icon_fonts_load_from_the_book(loaded):
-    """A widget that draws an icon (Font Awesome) makes the page fetch the icon font:
-    from the vendored widget manager's folder, not a path that 404s (PATCHES.txt)."""
+    """A widget that draws an icon (Font Awesome class names) makes the page fetch an
+    icon font: from the book (the theme's web fonts), not a path that 404s."""
     ctx, tab, log = loaded("notebooks/08_long_range_dependencies.html")
     fonts = []
     tab.on("response", lambda r: fonts.append((r.status, r.url)) if re.search(r"\.(woff2?|ttf)$", r.url) else None)
@@ -45,7 +45,7 @@ def test_the_widget_icon_fonts_load_from_the_book(loaded):
       document.querySelector('.jupyter-widgets').appendChild(i); } }""")
     tab.wait_for_timeout(1500)
     tab.evaluate("() => document.querySelectorAll('[data-probe]').forEach(e => e.remove())")
-    assert any("vendor/html-manager/" in u for _, u in fonts), f"no icon font was fetched: {fonts}"
+    assert any("fontawesome" in u for _, u in fonts), f"no icon font was fetched: {fonts}"
     assert all(status < 400 for status, _ in fonts), f"icon fonts missing: {fonts}"
 
 
@@ -136,6 +136,48 @@ def test_search_finds_english_and_chinese_terms(browser, server, query, expected
         tab.wait_for_selector("#search-results li", timeout=15000)
         hits = [a.get_attribute("href") for a in tab.locator("#search-results li a").all()]
         assert any(expected in (h or "") for h in hits), f"{query!r} did not find {expected}: {hits[:8]}"
+    finally:
+        ctx.close()
+
+
+SEARCHED = """() => { const s = document.querySelector('#search-results .search-summary');
+  return !!s && s.textContent.trim().length > 0 && !document.querySelector('#search-results .search-progress'); }"""
+
+
+@pytest.mark.parametrize("edition, query, first", [
+    ("", "softmax", "02_attention_scores"), ("", "scaled", "07_why_sqrt_dk"),
+    ("zh", "位置编码", "06_positions_and_heads"), ("zh", "缩放", "07_why_sqrt_dk")])
+def test_search_ranks_by_relevance_with_a_snippet_from_the_copy_on_disk(browser, edition, query, first):
+    """The search page opened from the copy on disk (file://, as `make book` leaves it):
+    results ordered by relevance (the chapter about the term first, not titles in the
+    order 1, 10, 11, 2), each with a snippet showing the term, and no console error or
+    failed request (Sphinx fetched every result page for its snippet: from file:// each
+    fetch failed)."""
+    page = HTML / edition / "search.html"
+    if not page.exists():
+        pytest.skip("the Chinese edition is not built")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = ctx.new_page()
+    errors, failed = [], []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("requestfailed", lambda r: failed.append(r.url))
+    try:
+        tab.goto(f"{page.as_uri()}?q={query}", wait_until="load")
+        tab.wait_for_function(SEARCHED, timeout=20000)
+        tab.wait_for_timeout(500)
+        items = tab.locator("#search-results li")
+        assert items.count() >= 3, f"{query!r}: {items.count()} results"
+        hrefs = [items.nth(i).locator("a").first.get_attribute("href") for i in range(items.count())]
+        assert first in hrefs[0], f"{query!r}: the first result is {hrefs[0]}, not {first} ({hrefs[:6]})"
+        for i in range(items.count()):
+            context = items.nth(i).locator(".context")
+            assert context.count() == 1, f"{query!r}: result {hrefs[i]} has no snippet"
+            shown = context.locator(".highlighted")          # the word found (or its stem: scaled, scaling)
+            assert shown.count() == 1 and shown.inner_text().lower()[:3] == query.lower()[:3], \
+                f"{query!r}: the snippet of {hrefs[i]} does not show it: {context.inner_text()[:120]!r}"
+        assert not failed, f"failed requests: {failed[:5]} ({len(failed)})"
+        assert not errors, f"console errors: {errors[:5]} ({len(errors)})"
     finally:
         ctx.close()
 
@@ -503,3 +545,32 @@ def test_playground_computes_attention_in_the_page(loaded, page):
         assert np.abs(A - want).max() < 1e-6, f"n={n}, d_k={d_k}, T={T}, causal={causal}, seed={seed}"
         assert f"{want.max():.2f}" in el.locator(".pg-read").inner_text()
     assert not log["errors"], f"console errors: {log['errors']}"
+
+
+CHROME_LABELS = """() => {
+  const attrs = ['aria-label', 'title', 'data-bs-title', 'data-bs-original-title', 'placeholder', 'data-toggle-hint'];
+  const out = [];
+  for (const el of document.querySelectorAll(attrs.map(a => `[${a}]`).join(','))) {
+    // the book's own content: outputs, formulas, a citation's reference in its tooltip
+    if (el.closest('.cell_output, .jupyter-widgets, mjx-container, .widget-preview, a.reference')) continue;
+    for (const a of attrs) { const v = el.getAttribute(a); if (v) out.push(v); }
+  }
+  for (const item of document.querySelectorAll('footer .footer-item')) out.push(item.innerText.trim());
+  return out; }"""
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith("zh/")])
+def test_the_chinese_edition_chrome_is_chinese(loaded, page):
+    """The theme's labels on a Chinese page (folds, permalinks, colour mode, sidebar
+    toggles, the footer's author, the print button) are Chinese, in Simplified wording:
+    no label written in English only, and no Taiwan wording (列印)."""
+    ctx, tab, log = loaded(page)
+    labels = tab.evaluate(CHROME_LABELS)
+    english = sorted({v for v in labels if re.search(r"[A-Za-z]{3,}", v) and not re.search(r"[\u4e00-\u9fff]", v)
+                      and v != "English"})          # the link to the English edition says where it goes
+    assert not english, f"English labels on a Chinese page: {english}"
+    footer = [v for v in labels if "作者" in v]
+    assert footer and not any("Attention Book authors" in v for v in footer), f"the footer: {footer}"
+    html = (HTML / page).read_text() + "".join(labels)
+    taiwan = [w for w in ("列印", "程式") if w in html]
+    assert not taiwan, f"Taiwan wording in a Simplified edition: {taiwan}"
