@@ -29,11 +29,29 @@ FIXES = [
 ]
 
 
+_TABLE = re.compile(r'<table class="table">.*?</table>', re.S)
+_EMPTY_HEADER = '<th class="head"><p></p></th>'
+_ROW_START = re.compile(r'(<tr class="row-(?:even|odd)">)<td>(.*?)</td>', re.S)
+
+
+def _row_headers(table):
+    """A table with an empty column header (chapter 3's comparison: the top-left
+    corner; the speed tables: the verdict column) names its rows in its first
+    column: those cells become row headers (<th scope="row">), so every data cell
+    has a header (axe-core's td-has-header, "critical"), and an empty header cell
+    an ordinary one."""
+    if _EMPTY_HEADER not in table:
+        return table
+    head, _, body = table.partition("</thead>")
+    return (head.replace(_EMPTY_HEADER, "<td></td>") + "</thead>"
+            + _ROW_START.sub(r'\1<th scope="row">\2</th>', body))
+
+
 def fix(html):
     """The page's markup with FIXES applied."""
     for pattern, replacement in FIXES:
         html = pattern.sub(replacement, html)
-    return html
+    return _TABLE.sub(lambda m: _row_headers(m.group(0)), html)
 
 
 def _fix_pages(app, exception):
