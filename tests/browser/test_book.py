@@ -434,9 +434,11 @@ FIGURE_SHAPE = """() => [...document.querySelectorAll('.cell_output img')]
     .filter(i => i.naturalWidth && i.getBoundingClientRect().width > 0)
     .map(i => { const r = i.getBoundingClientRect();
                 const drawn = parseFloat(i.getAttribute('width') || i.style.width) || i.naturalWidth / 2;
+                // the box it scrolls in: the nearest one that scrolls and is narrower than it
                 let box = i.parentElement;
-                while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
-                const b = (box || document.documentElement).getBoundingClientRect();
+                while (box && !(['auto', 'scroll'].includes(getComputedStyle(box).overflowX)
+                                && box.clientWidth < r.width - 0.5)) box = box.parentElement;
+                const b = box ? box.getBoundingClientRect() : r;
                 return {shown: r.width / r.height, drawn: i.naturalWidth / i.naturalHeight,
                         scale: r.width / drawn, box: [Math.round(b.left), Math.round(b.right)],
                         alt: (i.alt || "").slice(0, 60)}; })"""
