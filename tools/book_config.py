@@ -171,7 +171,8 @@ def zh_config(config):
     c = zh["sphinx"]["config"]
     c["language"] = "zh_CN"
     # words inside formulas (\text{正确词}) drawn in the page's font, the book's own Chinese font
-    c["mathjax3_config"] = {"chtml": {"mtextInheritFont": True}}
+    # (beside the English edition's MathJax settings: formulas out of the Tab order)
+    c["mathjax3_config"] = {**c.get("mathjax3_config", {}), "chtml": {"mtextInheritFont": True}}
     # the hint on a folded box (sphinx-togglebutton has no Chinese of its own)
     c["togglebutton_hint"], c["togglebutton_hint_hide"] = "点击展开", "点击收起"
     c["html_static_path"] = ["../" + s for s in config["sphinx"]["config"]["html_static_path"]]

@@ -475,15 +475,27 @@ def test_every_slider_works_by_touch_on_a_phone(browser, server, page):
 FIGURE_SHAPE = """() => [...document.querySelectorAll('.cell_output img')]
     .filter(i => i.naturalWidth && i.getBoundingClientRect().width > 0)
     .map(i => { const r = i.getBoundingClientRect();
+                const drawn = parseFloat(i.getAttribute('width') || i.style.width) || i.naturalWidth / 2;
+                // the box it scrolls in: the nearest one that scrolls and is narrower than it
+                let box = i.parentElement;
+                while (box && !(['auto', 'scroll'].includes(getComputedStyle(box).overflowX)
+                                && box.clientWidth < r.width - 0.5)) box = box.parentElement;
+                const b = box ? box.getBoundingClientRect() : r;
                 return {shown: r.width / r.height, drawn: i.naturalWidth / i.naturalHeight,
-                        width: Math.round(r.width), alt: (i.alt || "").slice(0, 60)}; })"""
+                        scale: r.width / drawn, box: [Math.round(b.left), Math.round(b.right)],
+                        alt: (i.alt || "").slice(0, 60)}; })"""
+SMALLEST_DRAWN_PX = 10   # a figure's smallest text where it is drawn at its size (tests/test_figures.py)
+SMALLEST_PHONE_PX = 9    # ... and the smallest a phone may show
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if "cell_output" in (HTML / p).read_text()])
 def test_a_phone_shows_every_figure_in_its_shape_and_no_page_slides_sideways(browser, server, page):
     """At 390 x 844 (a phone): every figure (static images and slider frames alike, the
-    one on screen) keeps the aspect ratio it was drawn with, fits the screen, and the page
-    is no wider than the screen (nothing to scroll sideways), in both editions."""
+    one on screen) keeps the aspect ratio it was drawn with and its text stays
+    readable (shrunk at most to 9/10 of its drawn size: its text at least 9 CSS px);
+    a figure wider than the screen scrolls sideways inside its own box, which fits the
+    screen, and the page is no wider than the screen (nothing to scroll sideways), in
+    both editions."""
     ctx = browser.new_context(**PHONE)
     try:
         tab = ctx.new_page()
@@ -493,11 +505,24 @@ def test_a_phone_shows_every_figure_in_its_shape_and_no_page_slides_sideways(bro
         figures = tab.evaluate(FIGURE_SHAPE)
         squashed = [f for f in figures if abs(f["shown"] / f["drawn"] - 1) > 0.03]
         assert not squashed, f"{page}: {len(squashed)} of {len(figures)} figures squashed on a phone: {squashed[:3]}"
-        assert all(f["width"] <= 390 for f in figures), f"{page}: a figure wider than the phone's screen"
+        small = [f for f in figures if f["scale"] * SMALLEST_DRAWN_PX < SMALLEST_PHONE_PX - 1e-6]
+        assert not small, (f"{page}: {len(small)} of {len(figures)} figures shrunk so far that their text is "
+                           f"under {SMALLEST_PHONE_PX} px on a phone: {small[:3]}")
+        outside = [f for f in figures if f["box"][0] < 0 or f["box"][1] > 390]
+        assert not outside, f"{page}: a figure's box reaches past the phone's screen: {outside[:3]}"
         wide = tab.evaluate("document.documentElement.scrollWidth")
         assert wide <= 390, f"{page}: the page is {wide} px wide on a 390 px phone (it slides sideways)"
+        cut = tab.evaluate(CUT_OFF)
+        assert not cut, f"{page}: code or output cut off in its box on a phone (no scrolling to it): {cut[:3]}"
     finally:
         ctx.close()
+
+
+# a code or output box (or anything in it) wider than its box that cannot be scrolled
+CUT_OFF = """() => [...document.querySelectorAll('article pre, article div.highlight, article .output, article .cell_output')]
+  .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
+               && !['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+  .map(e => e.tagName + ' ' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))"""
 
 
 PLAYGROUND_PAGES = [p for p in SLIDER_PAGES   # the playground (an anywidget) in the page's widget state
