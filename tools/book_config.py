@@ -131,17 +131,17 @@ OFFERS = {
         "matplotlib 和 ipywidgets，这些 Colab 都自带。Colab 没有中文字体，所以在那里，图中的文字保持英文，"
         "不会显示成方框；图中的中文词则改用拼音（wǒ xǐhuan xuéxí）；其他一切都一样。",
     ("zh", "colab", False):
-        "这份书构建时没有给出它的仓库，所以章节顶部没有 *Launch → Colab* 按钮；章节的第一个单元格"
-        "（*本书设置*）在 Colab 上也无法安装本书的软件包，只会停下来说明如何获取。请像上文那样，"
+        "这份书构建时没有给出它的仓库，所以章节顶部没有 *Launch → Colab* 按钮；各章的第一个单元格"
+        "（*本书设置*）在 Colab 上也无法安装本书的软件包，只会停下来并说明如何获取。请像上文那样，"
         "在自己的电脑上用 Jupyter 运行各章。要构建带这个按钮的版本，请在 `_config.yml` 里设置 "
         "`repository.url`，再运行 `make sync` 和 `make book`（见 README.md 的 *Publishing and "
         "launch buttons* 一节）。",
     ("zh", "pdf", True):
-        "每页顶部下载菜单里的 *全书 PDF* 是整本书的 PDF 版，便于打印和离线阅读：每个滑块图显示它的"
+        "每页顶部下载菜单里的*全书 PDF*是整本书的 PDF 版，便于打印和离线阅读：每个滑块图显示它的"
         "初始设置，每道测验题附有答案。",
     ("zh", "pdf", False):
         "这份书没有附带 PDF 版。运行 `make pdf` 可以生成（需要 TeX，README.md 写明了要安装什么）；"
-        "之后再运行 `make book`，每页顶部的下载菜单里就会出现 *全书 PDF*。",
+        "之后再运行 `make book`，每页顶部的下载菜单里就会出现*全书 PDF*。",
 }
 
 

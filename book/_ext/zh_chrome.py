@@ -75,6 +75,9 @@ def replace_literals(app, exception):
     files += [out / "_static" / name for name in SCRIPTS if (out / "_static" / name).is_file()]
     for path in files:
         text = original = path.read_text(encoding="utf-8")
+        if path.suffix == ".html":      # sphinx-exercise's "练习 5.2 (title)": full-width, no space
+            text = re.sub(r'(<span class="caption-number">练习 [\d.]+) </span> \((.*?)\)</p>',
+                          r'\1</span>（\2）</p>', text, flags=re.S)
         for english, zh in table.items():
             if path.suffix == ".html":     # an attribute's value: aria-label="Main", title="..."
                 text = re.sub(rf'(\s[\w-]+)="{re.escape(english)}"', rf'\1="{zh}"', text)

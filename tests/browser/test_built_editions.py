@@ -57,3 +57,18 @@ def test_no_space_beside_chinese_on_chinese_pages():
                 for m in rule.finditer(line.strip()):
                     bad.append(f"{page.relative_to(HTML)}: …{line.strip()[max(0, m.start() - 12):m.end() + 12]}…")
     assert len(pages) > 15 and not bad, f"{len(bad)} spaces:\n" + "\n".join(bad[:20])
+
+
+def test_exercise_titles_on_chinese_pages_use_full_width_brackets():
+    """sphinx-exercise writes 'Exercise 5.2 (title)'; the Chinese pages show 练习 5.2（标题）
+    (book/_ext/zh_chrome.py), with no space beside the full-width bracket."""
+    bad, seen = [], 0
+    for page in [p for p in BUILT if "zh" in p.relative_to(HTML).parts[:1]]:
+        for title in re.findall(r'<p class="admonition-title">(.*?)</p>', page.read_text(), flags=re.S):
+            if "练习" not in title:
+                continue
+            seen += 1
+            text = re.sub(r"<[^>]+>", "", title)
+            if "(" in text.split("练习", 1)[1][:12] or re.search(r"\s（", text):
+                bad.append(f"{page.relative_to(HTML)}: {text[:40]}")
+    assert seen >= 30 and not bad, f"{seen} exercise titles; half-width or spaced: {bad[:5]}"
