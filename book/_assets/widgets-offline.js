@@ -13,23 +13,47 @@
       },
     });
   }
-  function addHub() {
+  // MathJax 2's API for widget labels (MathJax.Hub.Queue(["Typeset", hub, el])),
+  // answered by MathJax 3. Widgets may be drawn before, while or after MathJax
+  // loads, and MathJax 3 replaces window.MathJax (the page's configuration) with
+  // its own object when it starts: the Hub is put on every object window.MathJax
+  // becomes, and a label queued before MathJax is ready is typeset once it is.
+  var waiting = [];
+  function typeset(el) {
     var mj = window.MathJax;
-    if (mj && !mj.Hub) {
-      mj.Hub = {
-        Queue: function () {
-          for (var i = 0; i < arguments.length; i++) {
-            var job = arguments[i];
-            if (Array.isArray(job) && job[0] === "Typeset" && mj.typesetPromise) {
-              mj.typesetPromise([job[2]]).catch(function () {});
-            }
-          }
-        },
-      };
+    if (mj && mj.typesetPromise) {
+      mj.typesetPromise([el]).catch(function () {});
+    } else {
+      waiting.push(el);
     }
-    return mj && mj.typesetPromise;
   }
-  addHub();
+  var hub = {
+    Queue: function () {
+      for (var i = 0; i < arguments.length; i++) {
+        var job = arguments[i];
+        if (Array.isArray(job) && job[0] === "Typeset" && job[2]) typeset(job[2]);
+      }
+    },
+  };
+  function withHub(mj) {
+    if (mj && typeof mj === "object" && !mj.Hub) {
+      try { mj.Hub = hub; } catch (e) { /* a frozen object: nothing to add */ }
+    }
+    return mj;
+  }
+  var current = withHub(window.MathJax);
+  try {
+    Object.defineProperty(window, "MathJax", {
+      configurable: true, enumerable: true,
+      get: function () { return current; },
+      set: function (value) { current = withHub(value); },
+    });
+  } catch (e) { /* not configurable: the timer below still adds the Hub */ }
+  function addHub() {
+    var mj = withHub(window.MathJax);
+    if (mj && mj.typesetPromise && waiting.length) waiting.splice(0).forEach(typeset);
+    return mj && mj.typesetPromise && !waiting.length;
+  }
 
   // Sliders a screen reader can use (issue 37). noUiSlider's handle (role
   // "slider") has no name and announces its position index ("0"); here it is
@@ -103,6 +127,6 @@
 
   var tries = 0;
   var timer = setInterval(function () {
-    if (addHub() || ++tries > 200) clearInterval(timer);
+    if (addHub() || ++tries > 1200) clearInterval(timer);   // up to 30 s for MathJax
   }, 25);
 })();
