@@ -131,11 +131,11 @@ OFFERS = {
         "matplotlib 和 ipywidgets，这些 Colab 都自带。Colab 没有中文字体，所以在那里，图中的文字保持英文，"
         "不会显示成方框；图中的中文词则改用拼音（wǒ xǐhuan xuéxí）；其他一切都一样。",
     ("zh", "colab", False):
-        "这份书构建时没有给出它的仓库，所以章节顶部没有 *Launch → Colab* 按钮；各章的第一个单元格"
+        "这份书构建时没有给出它的仓库，所以章节顶部没有在 Colab 中打开笔记本的火箭按钮；各章的第一个单元格"
         "（*本书设置*）在 Colab 上也无法安装本书的软件包，只会停下来并说明如何获取。请像上文那样，"
         "在自己的电脑上用 Jupyter 运行各章。要构建带这个按钮的版本，请在 `_config.yml` 里设置 "
-        "`repository.url`，再运行 `make sync` 和 `make book`（见 README.md 的 *Publishing and "
-        "launch buttons* 一节）。",
+        "`repository.url`，再运行 `make sync` 和 `make book`（见 README.md 中讲发布和启动按钮的"
+        "一节）。",
     ("zh", "pdf", True):
         "每页顶部下载菜单里的*全书 PDF*是整本书的 PDF 版，便于打印和离线阅读：每个滑块图显示它的"
         "初始设置，每道测验题附有答案。",

@@ -63,7 +63,7 @@ def english_runs(text, n=3):
 NAMES = {"numpy", "python", "pytorch", "jupyter", "jupyterlab", "colab", "transformer", "transformers", "adam",
          "nadaraya", "watson", "brent", "hugging", "face", "smollm", "llama", "meta", "rope", "alibi", "rmsnorm",
          "swiglu", "relu", "silu", "gelu", "flashattention", "spearman", "frobenius", "annotated", "vs", "code",
-         "notebook", "chromium", "firefox", "safari", "chrome", "github", "pypi", "xelatex", "latex", "logits",
+         "notebook", "chromium", "firefox", "safari", "chrome", "github", "pypi", "xelatex", "latex", "tex", "logits",
          "ln", "sin", "cos", "var", "std", "sqrt", "diag", "lse", "tokenizer", "sphinx", "mathjax", "google",
          "openblas", "mkl", "macos", "linux", "windows", "anywidget", "ipywidgets", "matplotlib", "debian",
          "webp", "png", "svg", "logit", "apache", "scikit", "learn", "longformer", "chatgpt", "gpt", "bert", "kv", "vs",
