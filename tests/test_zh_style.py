@@ -41,6 +41,8 @@ def test_the_spacing_rule_is_what_the_helpers_say():
     assert fix("- **权重。** 在 numpy 中，用 {term}`softmax <s>` 归一化") == "- **权重。**在 numpy 中，用 {term}`softmax <s>` 归一化"
     assert fix("第 3 章 · 标题 $d_k$ 越大 | 奈特 | nat |") == "第 3 章 · 标题 $d_k$ 越大 | 奈特 | nat |"
     assert fix("步骤—— 计算，  然后 （见下）") == "步骤——计算，然后（见下）"
+    # the space after a heading's #, a list or quote marker is Markdown's, not the sentence's
+    assert fix("## “like”在看谁？\n\n- “是”吗\n1. （见下）\n> “引”") == "## “like”在看谁？\n\n- “是”吗\n1. （见下）\n> “引”"
     assert [w for _, w in zh_style.missing_spaces("第3章用 softmax，借助{term}`KV 缓存 <k>`")] == [
         "no space between '第' and '3'", "no space between '3' and '章'", "no space between '助' and 'K'"]
     assert zh_style.cjk_emphasis("种**{term}`注意力 <a>`**（x）与**下一章：**第 2 章") == \

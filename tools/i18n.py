@@ -1063,6 +1063,9 @@ def check_entry(e):
         errs.append(f"labels differ: {labels(m)} vs {labels(s)}")
     if m.count("```") != s.count("```"):
         errs.append("code fences differ")
+    heads = lambda t: re.findall(r"(?m)^[ \t]*(#{1,6})[ \t]+\S", t)  # noqa: E731
+    if heads(m) != heads(s):
+        errs.append(f"headings differ: {heads(m)} vs {heads(s)} (a heading needs a space after its #)")
     # Chinese in a formula only as \text{…}: the Chinese edition's MathJax draws text in the
     # page's font (mtextInheritFont, tools/book_config.py); bare CJK would get no font
     math_cjk = lambda t: {c for m in re.findall(r"\$\$.*?\$\$|\$[^$]*\$", t, flags=re.S)  # noqa: E731

@@ -27,6 +27,8 @@ FULL_RE = re.compile(f"[{FULL_PUNCT}]")
 #   a function of the match: its visible text (its first and last characters count)
 _TOKENS = [
     (r"(?<![^\n])[ \t]*:::+[^\n]*", lambda m: "\0"),          # a colon fence line
+    # a heading's #, a list item's marker, a quote's >: the space after it is Markdown's
+    (r"(?<![^\n])[ \t]*(?:#{1,6}|[-*+]|\d+[.)]|>)[ \t]+", lambda m: "\n"),
     (r"\$\$.*?\$\$", lambda m: "X"),
     (r"\$[^$\n]+\$", lambda m: "X"),
     (r"\{glue(?::\w+)?\}`[^`]*`", lambda m: "0"),             # a glued number
