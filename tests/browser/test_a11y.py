@@ -145,7 +145,7 @@ FIGURE_SCALE = """() => [...document.querySelectorAll('.cell_output img')]
 @pytest.mark.parametrize("page", [p for p in PAGES if "cell_output" in (HTML / p).read_text()])
 def test_a_desktop_shows_every_figure_at_its_drawn_size(loaded, page):
     """At 1280 px every figure is shown at the size it was drawn at (never shrunk), so
-    its text is as large as tests/test_figures.py measured it (at least 10 CSS px)."""
+    its text is as large as tests/test_figures.py measured it (at least 11 CSS px)."""
     ctx, tab, log = loaded(page)
     shrunk = [f for f in tab.evaluate(FIGURE_SCALE) if f["scale"] < 0.999]
     assert not shrunk, f"{page}: figures shrunk on a desktop: {shrunk[:3]}"
