@@ -275,8 +275,8 @@ def test_the_setup_cell_is_introduced_alike_in_every_chapter():
         for path, e in live_entries(doc):
             if not e.msgid.startswith("The first code cell is the"):
                 continue
-            if not e.msgstr.startswith("第一个代码单元格是本书的设置") or "每一章都从它开始" not in e.msgstr:
-                bad.append(f"{path.name}: {e.msgstr[:60]!r}: 第一个代码单元格是本书的设置（…），每一章都从它开始。")
+            if not e.msgstr.startswith("第一个代码单元格负责本书的设置") or "每一章都从它开始" not in e.msgstr:
+                bad.append(f"{path.name}: {e.msgstr[:60]!r}: 第一个代码单元格负责本书的设置（…），每一章都从它开始。")
             if "plain Python number" in e.msgid and "算成普通的 Python 数" not in e.msgstr:
                 bad.append(f"{path.name}: {e.msgstr[:60]!r}: 把 √d_k 算成普通的 Python 数")
     assert not bad, "\n".join(bad)
