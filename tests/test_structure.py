@@ -71,6 +71,30 @@ def test_notebooks_store_no_widget_state():
     assert not heavy, f"widget state stored in {heavy}: run `make sync`"
 
 
+def test_a_rerun_changes_only_what_changed(notebook):
+    """Stored outputs are as tools/nbtools.py's tidy_outputs leaves them, so running a
+    notebook again changes no line by itself: widget views carry the model_id made
+    from the notebook, cell and output (not a random one) and a cell's stdout is one
+    piece (how a stream is cut depends on timing). Cells that time something keep
+    their stored timings (tag `measured`), so they must not hold anything nbval checks."""
+    import hashlib
+    path, nb = notebook
+    for cell in code_cells(nb):
+        streams = [o.name for o in cell.get("outputs", []) if o.output_type == "stream"]
+        assert len(streams) == len(set(streams)), f"{path.name} cell {cell.get('id')}: stdout stored in pieces: run `make execute`"
+        for k, out in enumerate(cell.get("outputs", [])):
+            view = out.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            if view is not None:
+                assert view["model_id"] == hashlib.sha1(f"{path.stem}/{cell.get('id')}/{k}".encode()).hexdigest()[:32], \
+                    f"{path.name} cell {cell.get('id')}: a random widget model_id: run `make execute`"
+        tags = cell.metadata.get("tags", [])
+        if "measured" in tags:
+            checked = [o for o in cell.get("outputs", []) if o.output_type == "stream"
+                       or set(o.get("data", {})) - {"image/png", "text/plain", "application/papermill.record/text/plain"}]
+            assert "nbval-ignore-output" in tags or not checked, \
+                f"{path.name} cell {cell.get('id')}: a `measured` cell prints: tag it nbval-ignore-output too"
+
+
 def test_the_package_is_what_the_chapters_make():
     """attention_book/chNN.py is what tools/package.py makes of the chapters' #@save cells,
     every saved function's names are defined in its module, and every module imports."""

@@ -3,6 +3,7 @@
     python tools/nbtools.py sync      # copy tools/setup_cell.py into every notebook
     python tools/nbtools.py execute   # run every notebook in place (live mode)
     python tools/nbtools.py execute notebooks/01_*.ipynb
+    python tools/nbtools.py execute --remeasure notebooks/09_*.ipynb   # timings stored anew too
     python tools/nbtools.py alt       # alt text for every figure, from the figure itself
 """
 import os
@@ -186,10 +187,47 @@ def alt(paths):
         print(f"alt text for {len(found)} figure cells in", path.relative_to(ROOT))
 
 
-def execute(paths):
+MEASURED = "measured"   # a cell whose outputs are measurements of this run (timings)
+
+
+def tidy_outputs(nb, name, before=None, remeasure=False):
+    """Keep a re-run's diff to what changed (a two-line code change is a diff of
+    about that size): stdout and stderr pieces of one cell joined (how a stream
+    is cut depends on timing; nbval joins them too), every widget view given a
+    model_id made from the notebook, cell and output (not a random one: the
+    committed notebooks carry no widget state, so the id points nowhere until
+    the book or a kernel makes the widget anew), and cells tagged `measured`
+    (timings, and figures and glued numbers drawn from them) keep their stored
+    outputs while their code is unchanged, unless `remeasure`."""
+    import hashlib
+    old = {c.get("id"): c for c in (before.cells if before else []) if c.cell_type == "code"}
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        was = old.get(cell.get("id"))
+        if (not remeasure and was is not None and MEASURED in cell.metadata.get("tags", [])
+                and was.source == cell.source):
+            cell.outputs = was.outputs
+            continue
+        joined = []
+        for out in cell.outputs:
+            if (out.output_type == "stream" and joined and joined[-1].output_type == "stream"
+                    and joined[-1].name == out.name):
+                joined[-1].text += out.text
+            else:
+                joined.append(out)
+        cell.outputs = joined
+        for k, out in enumerate(cell.outputs):
+            view = out.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            if view is not None:
+                view["model_id"] = hashlib.sha1(f"{name}/{cell.get('id')}/{k}".encode()).hexdigest()[:32]
+
+
+def execute(paths, remeasure=False):
+    """Run each notebook top to bottom in a kernel (live mode) and store its outputs,
+    tidied by tidy_outputs (`--remeasure`: timings stored anew too)."""
     from nbclient import NotebookClient
     os.environ.pop("ATTENTION_BOOK_STATIC", None)  # stored notebooks are live-mode
     for path in paths:
+        before = nbformat.read(path, as_version=4)
         nb = nbformat.read(path, as_version=4)
         client = NotebookClient(nb, timeout=600, kernel_name="python3",
                                 resources={"metadata": {"path": str(path.parent)}},
@@ -197,10 +235,14 @@ def execute(paths):
         client.execute()
         for cell in nb.cells:  # keep stored files free of run-specific noise
             cell.metadata.pop("execution", None)
+        tidy_outputs(nb, path.stem, before, remeasure)
         nbformat.write(nb, path)
         print("executed", path.relative_to(ROOT))
 
 
 if __name__ == "__main__":
     command, *rest = sys.argv[1:] or ["sync"]
-    {"sync": sync, "execute": execute, "alt": alt}[command](notebooks(rest))
+    if command == "execute":
+        execute(notebooks([a for a in rest if a != "--remeasure"]), remeasure="--remeasure" in rest)
+    else:
+        {"sync": sync, "alt": alt}[command](notebooks(rest))
